@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * kprofile.h - user/kernel ABI of /dev/kprofile, the Windows profile-source
+ * model on Linux.
+ *
+ * Rules: fixed-width types only, pointers travel as __u64, every hole is an
+ * explicit pad or reserved field that must be zero (EINVAL otherwise), one
+ * ioctl type letter.  The ABI is extended by adding ioctls or new structs,
+ * never by changing an existing one.  Unknown ioctls fail with ENOTTY.
+ *
+ * Objects: /dev/kprofile is the machine-wide device.  Creating a profile,
+ * reserving counters or enabling thread profiling returns a new file
+ * descriptor (the ioctl's return value) that owns the object; closing it
+ * stops and frees the object.
+ */
+#ifndef _UAPI_LINUX_KPROFILE_H
+#define _UAPI_LINUX_KPROFILE_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+#include <linux/kprofile_sources.h>
+
+#define KPROFILE_ABI_VERSION	1
+#define KPROFILE_DEVICE_NAME	"kprofile"
+
+/* Generic KPROFILE_SOURCE values 0x00..0x18: KPROFILE_SOURCE_TIME, ... */
+#define __KPROFILE_GENERIC_ENUM(value, ident, name) \
+	KPROFILE_SOURCE_##ident = value,
+enum kprofile_source {
+	KPROFILE_GENERIC_SOURCES(__KPROFILE_GENERIC_ENUM)
+	KPROFILE_SOURCE_FIRST_SPECIFIC = 0x19,
+};
+#undef __KPROFILE_GENERIC_ENUM
+
+#define KPROFILE_NAME_LEN	64	/* source names, NUL-terminated */
+#define KPROFILE_REASON_LEN	128	/* human-readable reasons */
+#define KPROFILE_VENDOR_LEN	16	/* CPUID vendor string */
+#define KPROFILE_MAX_COUNTERS	16	/* MAX_HW_COUNTERS */
+#define KPROFILE_NO_COUNTER	0xffffffffU
+
+/* Which profile interface the HAL-like layer chose. */
+enum kprofile_interface {
+	KPROFILE_INTERFACE_NONE = 0,	/* ProfileTime only; see reason */
+	KPROFILE_INTERFACE_EMON = 1,	/* Intel architectural perfmon */
+	KPROFILE_INTERFACE_AMD64 = 2,	/* AMD64 / Hygon legacy counters */
+};
+
+/* kprofile_info.flags */
+#define KPROFILE_INFO_AMD_PERFMON_V2	(1U << 0) /* Zen 4 global control */
+#define KPROFILE_INFO_HYPERVISOR	(1U << 1) /* CPUID hypervisor bit */
+#define KPROFILE_INFO_X2APIC		(1U << 2) /* LVTPC is MSR 0x834 */
+
+/**
+ * struct kprofile_info - KPROFILE_IOC_INFO: what the module found.
+ * @abi_version:     KPROFILE_ABI_VERSION of the running module.
+ * @interface:       enum kprofile_interface.
+ * @perfmon_version: CPUID.0AH:EAX[7:0] (Intel); 2 for AMD PerfMonV2, 0 else.
+ * @num_counters:    general-purpose counters per CPU.
+ * @counter_width:   their width in bits.
+ * @ebx_mask:        CPUID.0AH:EBX (Intel): set bits are unavailable events.
+ * @ebx_length:      CPUID.0AH:EAX[31:24]: how many EBX bits are meaningful.
+ * @num_cpus:        online CPUs.
+ * @num_possible_cpus: possible CPUs.
+ * @family:          CPU family (display family).
+ * @model:           CPU model (display model).
+ * @flags:           KPROFILE_INFO_*.
+ * @reserved:        zero.
+ * @vendor:          CPUID vendor string, e.g. "GenuineIntel".
+ * @reason:          why @interface is NONE (empty otherwise).
+ */
+struct kprofile_info {
+	__u32 abi_version;
+	__u32 interface;
+	__u32 perfmon_version;
+	__u32 num_counters;
+	__u32 counter_width;
+	__u32 ebx_mask;
+	__u32 ebx_length;
+	__u32 num_cpus;
+	__u32 num_possible_cpus;
+	__u32 family;
+	__u32 model;
+	__u32 flags;
+	__u32 reserved[4];
+	char vendor[KPROFILE_VENDOR_LEN];
+	char reason[KPROFILE_REASON_LEN];
+};
+
+/* kprofile_source_info.flags */
+#define KPROFILE_SOURCE_SUPPORTED	(1U << 0) /* usable on this machine */
+#define KPROFILE_SOURCE_TIMER		(1U << 1) /* ProfileTime: an hrtimer */
+#define KPROFILE_SOURCE_GENERIC		(1U << 2) /* value < 0x19 */
+#define KPROFILE_SOURCE_IN_TABLE	(1U << 3) /* in the interface's table */
+
+/**
+ * struct kprofile_source_info - one profile source
+ *	(HalProfileSourceInformation, extended).
+ * @source:	      in: the KPROFILE_SOURCE value.
+ * @flags:	      KPROFILE_SOURCE_*.
+ * @interval:	      current machine-wide interval (0 when unsupported).
+ * @default_interval: default interval.
+ * @min_interval:     smallest accepted interval.
+ * @max_interval:     largest accepted interval.  ProfileTime's intervals
+ *		      are in 100 ns units, counter sources' in events.
+ * @select:	      the table's event select (USR|OS set, EN|INT clear), or 0.
+ * @ebx_bit:	      the Emon EBX bit, or -1 when none.
+ * @reserved:	      zero.
+ * @name:	      the source's name, e.g. "ProfileTotalIssues".
+ * @reason:	      why the source is unsupported (empty when supported).
+ */
+struct kprofile_source_info {
+	__u32 source;
+	__u32 flags;
+	__u32 interval;
+	__u32 default_interval;
+	__u32 min_interval;
+	__u32 max_interval;
+	__u32 select;
+	__s32 ebx_bit;
+	__u32 reserved[2];
+	char name[KPROFILE_NAME_LEN];
+	char reason[KPROFILE_REASON_LEN];
+};
+
+/**
+ * struct kprofile_source_list - KPROFILE_IOC_LIST_SOURCES
+ *	(EventTraceProfileSourceListInformation).
+ * @count:   in: room in @entries; out: entries written, or on ENOSPC the
+ *	     number needed.
+ * @flags:   zero.
+ * @entries: pointer to struct kprofile_source_info[@count].
+ *
+ * Lists the generic sources 0x00..0x18, then the running interface's
+ * specific sources, in ascending value order.
+ */
+struct kprofile_source_list {
+	__u32 count;
+	__u32 flags;
+	__u64 entries;
+};
+
+/**
+ * struct kprofile_interval - KPROFILE_IOC_{SET,GET}_INTERVAL.
+ * @source:   the KPROFILE_SOURCE.
+ * @interval: set: in the request, out the interval actually used (clamped);
+ *	      get: out.
+ */
+struct kprofile_interval {
+	__u32 source;
+	__u32 interval;
+};
+
+/* Request which privilege levels a counter or profile counts. */
+enum kprofile_mode {
+	KPROFILE_MODE_TABLE = 0,	/* as the table says (USR and OS) */
+	KPROFILE_MODE_USER = 1,		/* user mode only */
+	KPROFILE_MODE_KERNEL = 2,	/* kernel mode only */
+	KPROFILE_MODE_BOTH = 3,		/* both */
+};
+
+/* kprofile_schedule: which sources can run together. */
+#define KPROFILE_SCHED_FITS		(1U << 0)
+
+/**
+ * struct kprofile_schedule - KPROFILE_IOC_SCHEDULE: can these sources be
+ *	armed together now, and on which counters?
+ * @nr_sources:	in: entries used in @sources (<= KPROFILE_MAX_COUNTERS).
+ * @flags:	out: KPROFILE_SCHED_FITS when all fit now.
+ * @busy_mask:	out: counters held now (by kprofile sources, reservations,
+ *		thread profiling or perf).
+ * @num_counters: out: counters per CPU.
+ * @sources:	in: KPROFILE_SOURCE values.
+ * @counters:	out: the counter each source gets (a source already armed
+ *		keeps its counter), or KPROFILE_NO_COUNTER.
+ * @reason:	out: why not, when they do not fit.
+ */
+struct kprofile_schedule {
+	__u32 nr_sources;
+	__u32 flags;
+	__u32 busy_mask;
+	__u32 num_counters;
+	__u32 sources[KPROFILE_MAX_COUNTERS];
+	__u32 counters[KPROFILE_MAX_COUNTERS];
+	char reason[KPROFILE_REASON_LEN];
+};
+
+/* kprofile_counter_desc.type: PHYSICAL_COUNTER_RESOURCE_DESCRIPTOR_TYPE */
+enum kprofile_counter_desc_type {
+	KPROFILE_COUNTER_SINGLE = 1,		/* @begin is the counter */
+	KPROFILE_COUNTER_RANGE = 2,		/* @begin..@end inclusive */
+	KPROFILE_COUNTER_OVERFLOW = 3,		/* overflows are counted */
+	KPROFILE_COUNTER_EVENT_BUFFER = 4,	/* PEBS: EOPNOTSUPP */
+};
+
+/**
+ * struct kprofile_counter_desc - one PHYSICAL_COUNTER_RESOURCE_DESCRIPTOR.
+ * @type:  enum kprofile_counter_desc_type.
+ * @flags: zero.
+ * @begin: counter index (SINGLE) or first index (RANGE).
+ * @end:   last index (RANGE); zero otherwise.
+ * @reserved: zero.
+ */
+struct kprofile_counter_desc {
+	__u32 type;
+	__u32 flags;
+	__u32 begin;
+	__u32 end;
+	__u64 reserved;
+};
+
+/**
+ * struct kprofile_reserve - KPROFILE_IOC_RESERVE (HalAllocateHardwareCounters).
+ * @nr_descs:	 entries at @descs; 0 reserves the whole PMU.
+ * @flags:	 zero.
+ * @descs:	 pointer to struct kprofile_counter_desc[@nr_descs].
+ * @cpus:	 pointer to a CPU bitmap (as sched_setaffinity's), or 0.
+ * @cpus_size:	 bytes at @cpus; 0 means all online CPUs.
+ * @counter_mask: out: the counters reserved.
+ * @reserved:	 zero.
+ *
+ * Returns a file descriptor that owns the reservation; close frees it.
+ */
+struct kprofile_reserve {
+	__u32 nr_descs;
+	__u32 flags;
+	__u64 descs;
+	__u64 cpus;
+	__u32 cpus_size;
+	__u32 counter_mask;
+	__u64 reserved[2];
+};
+
+/* kprofile_create_profile.target */
+enum kprofile_target {
+	KPROFILE_TARGET_SELF = 0,	/* the calling process (thread group) */
+	KPROFILE_TARGET_PID = 1,	/* the process @pid */
+	KPROFILE_TARGET_SYSTEM = 2,	/* every task, and the kernel */
+};
+
+/**
+ * struct kprofile_create_profile - KPROFILE_IOC_CREATE_PROFILE
+ *	(NtCreateProfileEx).
+ * @target:	 enum kprofile_target.
+ * @pid:	 the process for KPROFILE_TARGET_PID; zero otherwise.
+ * @base:	 first address of the profiled range.
+ * @size:	 bytes in the range; base + size must not wrap.
+ * @buffer:	 user pointer to __u32 buckets, 4-byte aligned, writable.
+ * @buffer_size: bytes at @buffer; at least ceil(size >> bucket_shift) * 4.
+ * @bucket_shift: log2 of the bucket size in bytes, 2..31.
+ * @source:	 the KPROFILE_SOURCE.
+ * @mode:	 enum kprofile_mode.
+ * @flags:	 zero.
+ * @cpus:	 pointer to a CPU bitmap, or 0.
+ * @cpus_size:	 bytes at @cpus; 0 means all online CPUs.
+ * @reserved:	 zero.
+ *
+ * Returns a profile file descriptor, stopped.
+ */
+struct kprofile_create_profile {
+	__u32 target;
+	__s32 pid;
+	__u64 base;
+	__u64 size;
+	__u64 buffer;
+	__u64 buffer_size;
+	__u32 bucket_shift;
+	__u32 source;
+	__u32 mode;
+	__u32 flags;
+	__u64 cpus;
+	__u32 cpus_size;
+	__u32 reserved[5];
+};
+
+/**
+ * struct kprofile_profile_stats - KPROFILE_IOC_PROFILE_STATS on a profile fd.
+ * @hits:	 interrupts that matched and were counted in a bucket.
+ * @outside:	 interrupts whose task matched but whose ip was out of range.
+ * @unavailable: interrupts that matched while the buffer was not pinned.
+ * @wrong_mode:	 interrupts whose task matched but privilege mode did not.
+ * @started:	 1 while started.
+ * @source:	 the profile's source.
+ * @interval:	 the source's interval now.
+ * @reserved:	 zero.
+ */
+struct kprofile_profile_stats {
+	__u64 hits;
+	__u64 outside;
+	__u64 unavailable;
+	__u64 wrong_mode;
+	__u32 started;
+	__u32 source;
+	__u32 interval;
+	__u32 reserved[5];
+};
+
+/* Hardware counter configuration (KeSetHardwareCounterConfiguration). */
+enum kprofile_hw_counter_type {
+	KPROFILE_HW_COUNTER_PMC = 0,	/* PMCCounter: a profile source */
+};
+
+/**
+ * struct kprofile_hw_counter - one HARDWARE_COUNTER.
+ * @type:    enum kprofile_hw_counter_type.
+ * @source:  the KPROFILE_SOURCE to count.
+ * @index:   out (query): the counter it uses.
+ * @reserved: zero.
+ */
+struct kprofile_hw_counter {
+	__u32 type;
+	__u32 source;
+	__u32 index;
+	__u32 reserved;
+};
+
+/**
+ * struct kprofile_hw_config - KPROFILE_IOC_{SET,QUERY}_HW_CONFIG.
+ * @count:    entries used in @counters, 0..KPROFILE_MAX_COUNTERS.
+ * @flags:    zero.
+ * @counters: the configuration.
+ */
+struct kprofile_hw_config {
+	__u32 count;
+	__u32 flags;
+	struct kprofile_hw_counter counters[KPROFILE_MAX_COUNTERS];
+};
+
+/* kprofile_thread_enable.flags */
+#define KPROFILE_THREAD_INHERIT	(1U << 0) /* also threads created later */
+
+/**
+ * struct kprofile_thread_enable - KPROFILE_IOC_THREAD_ENABLE
+ *	(EnableThreadProfiling).
+ * @pid:	  thread (or with KPROFILE_THREAD_INHERIT, process) to profile;
+ *		  0 is the caller.  Another process needs ptrace-read access.
+ * @flags:	  KPROFILE_THREAD_*.
+ * @counter_mask: which configured counters (bit i = entry i) to read.
+ * @reserved:	  zero.
+ *
+ * Returns a file descriptor; KPROFILE_IOC_THREAD_READ reads it, close
+ * disables profiling.
+ */
+struct kprofile_thread_enable {
+	__s32 pid;
+	__u32 flags;
+	__u32 counter_mask;
+	__u32 reserved[5];
+};
+
+/* kprofile_thread_data.flags */
+#define KPROFILE_THREAD_COUNTERS_VALID	(1U << 0) /* hw_counters are real */
+
+/**
+ * struct kprofile_thread_data - KPROFILE_IOC_THREAD_READ
+ *	(ReadThreadProfilingData, PERFORMANCE_DATA).
+ * @size:	      sizeof(struct kprofile_thread_data).
+ * @version:	      1.
+ * @flags:	      KPROFILE_THREAD_*; without COUNTERS_VALID the counter
+ *		      values are unavailable (no PMU), not zero.
+ * @hw_counter_count: entries of @hw_counters that are configured.
+ * @context_switches: times the profiled threads were switched in.
+ * @cycle_time:	      TSC cycles they ran while profiled.
+ * @threads:	      threads accounted.
+ * @reserved:	      zero.
+ * @hw_counters:      accumulated counter values, per configuration entry;
+ *		      an entry not in counter_mask reads 0.
+ * @reason:	      why counters are unavailable.
+ */
+struct kprofile_thread_data {
+	__u32 size;
+	__u32 version;
+	__u32 flags;
+	__u32 hw_counter_count;
+	__u64 context_switches;
+	__u64 cycle_time;
+	__u64 threads;
+	__u64 reserved;
+	__u64 hw_counters[KPROFILE_MAX_COUNTERS];
+	char reason[KPROFILE_REASON_LEN];
+};
+
+#define KPROFILE_IOC_MAGIC	0xBF
+
+/* On /dev/kprofile. */
+#define KPROFILE_IOC_INFO		_IOR(KPROFILE_IOC_MAGIC, 0x00, struct kprofile_info)
+#define KPROFILE_IOC_QUERY_SOURCE	_IOWR(KPROFILE_IOC_MAGIC, 0x01, struct kprofile_source_info)
+#define KPROFILE_IOC_LIST_SOURCES	_IOWR(KPROFILE_IOC_MAGIC, 0x02, struct kprofile_source_list)
+#define KPROFILE_IOC_SET_INTERVAL	_IOWR(KPROFILE_IOC_MAGIC, 0x03, struct kprofile_interval)
+#define KPROFILE_IOC_GET_INTERVAL	_IOWR(KPROFILE_IOC_MAGIC, 0x04, struct kprofile_interval)
+#define KPROFILE_IOC_SCHEDULE		_IOWR(KPROFILE_IOC_MAGIC, 0x05, struct kprofile_schedule)
+#define KPROFILE_IOC_RESERVE		_IOWR(KPROFILE_IOC_MAGIC, 0x06, struct kprofile_reserve)
+#define KPROFILE_IOC_CREATE_PROFILE	_IOW(KPROFILE_IOC_MAGIC, 0x07, struct kprofile_create_profile)
+#define KPROFILE_IOC_SET_HW_CONFIG	_IOW(KPROFILE_IOC_MAGIC, 0x08, struct kprofile_hw_config)
+#define KPROFILE_IOC_QUERY_HW_CONFIG	_IOR(KPROFILE_IOC_MAGIC, 0x09, struct kprofile_hw_config)
+#define KPROFILE_IOC_THREAD_ENABLE	_IOW(KPROFILE_IOC_MAGIC, 0x0A, struct kprofile_thread_enable)
+
+/* On a profile fd. */
+#define KPROFILE_IOC_START		_IO(KPROFILE_IOC_MAGIC, 0x40)
+#define KPROFILE_IOC_STOP		_IO(KPROFILE_IOC_MAGIC, 0x41)
+#define KPROFILE_IOC_PROFILE_STATS	_IOR(KPROFILE_IOC_MAGIC, 0x42, struct kprofile_profile_stats)
+
+/* On a thread-profiling fd. */
+#define KPROFILE_IOC_THREAD_READ	_IOR(KPROFILE_IOC_MAGIC, 0x60, struct kprofile_thread_data)
+
+#endif /* _UAPI_LINUX_KPROFILE_H */

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat.h - every kernel-version difference kprofile cares about, in one
+ * place.  Nothing else in kmod/ or kunit/ tests LINUX_VERSION_CODE.
+ */
+#ifndef _KPROFILE_COMPAT_H
+#define _KPROFILE_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/module.h>
+
+/*
+ * EXPORT_SYMBOL_NS_GPL() took a bare identifier until 6.13 and a string
+ * literal since.  kprofile exports its internals to the KUnit module in
+ * the KPROFILE_INTERNAL namespace, only in test builds.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define KP_NS_INTERNAL "KPROFILE_INTERNAL"
+#define KP_IMPORT_INTERNAL() MODULE_IMPORT_NS("KPROFILE_INTERNAL")
+#else
+#define KP_NS_INTERNAL KPROFILE_INTERNAL
+#define KP_IMPORT_INTERNAL() MODULE_IMPORT_NS(KPROFILE_INTERNAL)
+#endif
+
+#ifdef KPROFILE_EXPORT_INTERNALS
+#define KP_EXPORT_FOR_TESTS(sym) EXPORT_SYMBOL_NS_GPL(sym, KP_NS_INTERNAL)
+#else
+#define KP_EXPORT_FOR_TESTS(sym)
+#endif
+
+/*
+ * MSR accessors: rdmsrl_safe()/wrmsrl_safe() became rdmsrq_safe()/
+ * wrmsrq_safe() in 6.16.
+ */
+#include <asm/msr.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#define kp_compat_rdmsr_safe(msr, p)	rdmsrq_safe(msr, p)
+#define kp_compat_wrmsr_safe(msr, v)	wrmsrq_safe(msr, v)
+#else
+#define kp_compat_rdmsr_safe(msr, p)	rdmsrl_safe(msr, p)
+#define kp_compat_wrmsr_safe(msr, v)	wrmsrl_safe(msr, v)
+#endif
+
+/*
+ * The local APIC's LVTPC entry.  Up to 6.5 apic_write() goes through the
+ * exported struct apic; since 6.6 it is a static call that modules cannot
+ * use.  There, write the register directly: MSR 0x834 in x2APIC mode, the
+ * memory-mapped page otherwise.  Both are what the APIC drivers do.
+ */
+#include <asm/apic.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+static inline void kp_compat_lvtpc_write(u32 val)
+{
+	if (x2apic_enabled())
+		native_apic_msr_write(APIC_LVTPC, val);
+	else
+		native_apic_mem_write(APIC_LVTPC, val);
+}
+#else
+static inline void kp_compat_lvtpc_write(u32 val)
+{
+	apic_write(APIC_LVTPC, val);
+}
+#endif
+
+#endif /* _KPROFILE_COMPAT_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kprofile.h - the module's shared state.
+ *
+ * Object model and lock order
+ * ---------------------------
+ * There is one struct kp_device, kp_dev, for the machine.  Detection fills
+ * @desc once at load; after that it is read-only.  The source model's
+ * intervals are single words updated with WRITE_ONCE() and need no lock.
+ * Later layers (hardware counters, profiles, thread profiling) keep their
+ * own state in their own files and document their locks there; where two
+ * are taken together the order is: a profile's lock, then the hardware
+ * layer's lock.  Nothing is locked on the NMI or hrtimer paths.
+ */
+#ifndef _KPROFILE_KPROFILE_H
+#define _KPROFILE_KPROFILE_H
+
+#include <linux/fs.h>
+
+#include "detect.h"
+#include "hw.h"
+#include "sources.h"
+
+#define KP_NAME "kprofile"
+
+/**
+ * struct kp_device - the machine-wide kprofile instance.
+ * @hw:      the processor seam (kp_hw_real in the module).
+ * @desc:    the detected profile interface; read-only after load.
+ * @sources: the profile-source model.
+ */
+struct kp_device {
+	const struct kp_hw *hw;
+	struct kp_pmu_desc desc;
+	struct kp_sources sources;
+};
+
+extern struct kp_device kp_dev;
+
+int kp_device_register(void);
+void kp_device_unregister(void);
+
+long kp_ioctl_query_source(struct kp_device *dev, void __user *argp);
+long kp_ioctl_list_sources(struct kp_device *dev, void __user *argp);
+long kp_ioctl_set_interval(struct kp_device *dev, void __user *argp);
+long kp_ioctl_get_interval(struct kp_device *dev, void __user *argp);
+
+#endif /* _KPROFILE_KPROFILE_H */

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - module init and exit, and nothing else: the order in which the
+ * layers come up, and the reverse order in which they go.
+ */
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/printk.h>
+
+#include "compat.h"
+#include "kprofile.h"
+
+/* The machine-wide instance; see kprofile.h for its rules. */
+struct kp_device kp_dev;
+
+static const char *const kp_iface_names[] = {
+	[KPROFILE_INTERFACE_NONE] = "None",
+	[KPROFILE_INTERFACE_EMON] = "Emon",
+	[KPROFILE_INTERFACE_AMD64] = "Amd64",
+};
+
+static int __init kp_init(void)
+{
+	struct kp_device *dev = &kp_dev;
+	int ret;
+
+	dev->hw = &kp_hw_real;
+	preempt_disable();
+	kp_detect(dev->hw, &dev->desc);
+	preempt_enable();
+	kp_sources_init(&dev->sources, &dev->desc);
+
+	ret = kp_device_register();
+	if (ret)
+		goto err;
+
+	if (dev->desc.iface == KPROFILE_INTERFACE_NONE)
+		pr_info(KP_NAME ": profile interface None: %s\n",
+			dev->desc.reason);
+	else
+		pr_info(KP_NAME ": profile interface %s, %u counters of %u bits\n",
+			kp_iface_names[dev->desc.iface], dev->desc.num_counters,
+			dev->desc.counter_width);
+	return 0;
+
+err:
+	return ret;
+}
+
+static void __exit kp_exit(void)
+{
+	kp_device_unregister();
+}
+
+module_init(kp_init);
+module_exit(kp_exit);
+
+MODULE_DESCRIPTION("Windows profile sources on the x86 performance counters");
+MODULE_LICENSE("GPL");
