@@ -14,7 +14,7 @@
  * literal since.  kprofile exports its internals to the KUnit module in
  * the KPROFILE_INTERNAL namespace, only in test builds.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
 #define KP_NS_INTERNAL "KPROFILE_INTERNAL"
 #define KP_IMPORT_INTERNAL() MODULE_IMPORT_NS("KPROFILE_INTERNAL")
 #else
@@ -23,9 +23,9 @@
 #endif
 
 #ifdef KPROFILE_EXPORT_INTERNALS
-#define KP_EXPORT_FOR_TESTS(sym) EXPORT_SYMBOL_NS_GPL(sym, KP_NS_INTERNAL)
+#define EXPORT_SYMBOL_IF_KP_TEST(sym) EXPORT_SYMBOL_NS_GPL(sym, KP_NS_INTERNAL)
 #else
-#define KP_EXPORT_FOR_TESTS(sym)
+#define EXPORT_SYMBOL_IF_KP_TEST(sym)
 #endif
 
 /*
@@ -33,7 +33,7 @@
  * wrmsrq_safe() in 6.16.
  */
 #include <asm/msr.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 16, 0)
+#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
 #define kp_compat_rdmsr_safe(msr, p)	rdmsrq_safe(msr, p)
 #define kp_compat_wrmsr_safe(msr, v)	wrmsrq_safe(msr, v)
 #else
@@ -48,7 +48,7 @@
  * memory-mapped page otherwise.  Both are what the APIC drivers do.
  */
 #include <asm/apic.h>
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 static inline void kp_compat_lvtpc_write(u32 val)
 {
 	if (x2apic_enabled())

@@ -186,4 +186,4 @@ int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc)
 			    desc->vendor);
 	return 0;
 }
-KP_EXPORT_FOR_TESTS(kp_detect);
+EXPORT_SYMBOL_IF_KP_TEST(kp_detect);

@@ -21,7 +21,8 @@
 #include "compat.h"
 #include "sources.h"
 
-#define KP_GENERIC_NAME(value, ident, name) [value] = name,
+#define KP_GENERIC_NAME(value, ident, name) \
+	[value] = name,
 static const char *const kp_generic_names[] = {
 	KPROFILE_GENERIC_SOURCES(KP_GENERIC_NAME)
 };
@@ -50,7 +51,7 @@ const char *kp_generic_name(u32 value)
 	return value < ARRAY_SIZE(kp_generic_names) ?
 		kp_generic_names[value] : NULL;
 }
-KP_EXPORT_FOR_TESTS(kp_generic_name);
+EXPORT_SYMBOL_IF_KP_TEST(kp_generic_name);
 
 /**
  * kp_table() - an interface's source table.
@@ -74,7 +75,7 @@ const struct kp_source_row *kp_table(enum kprofile_interface iface,
 		return NULL;
 	}
 }
-KP_EXPORT_FOR_TESTS(kp_table);
+EXPORT_SYMBOL_IF_KP_TEST(kp_table);
 
 /**
  * kp_table_find() - a source's row in an interface's table.
@@ -95,7 +96,7 @@ const struct kp_source_row *kp_table_find(enum kprofile_interface iface,
 			return &rows[i];
 	return NULL;
 }
-KP_EXPORT_FOR_TESTS(kp_table_find);
+EXPORT_SYMBOL_IF_KP_TEST(kp_table_find);
 
 static const char *kp_row_name(const struct kp_source_row *row)
 {
@@ -121,7 +122,7 @@ void kp_sources_init(struct kp_sources *s, const struct kp_pmu_desc *desc)
 		s->intervals[i] = kp_is_timer(i) ? KP_TIME_INTERVAL_DEFAULT :
 						   KP_COUNTER_INTERVAL_DEFAULT;
 }
-KP_EXPORT_FOR_TESTS(kp_sources_init);
+EXPORT_SYMBOL_IF_KP_TEST(kp_sources_init);
 
 /**
  * kp_source_known() - whether @source means anything on this machine.
@@ -136,7 +137,7 @@ bool kp_source_known(const struct kp_sources *s, u32 source)
 	return kp_generic_name(source) ||
 	       kp_table_find(s->desc->iface, source);
 }
-KP_EXPORT_FOR_TESTS(kp_source_known);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_known);
 
 static void kp_reason(char *reason, size_t len, const char *fmt, ...)
 {
@@ -200,7 +201,7 @@ bool kp_source_supported(const struct kp_sources *s, u32 source,
 	}
 	return true;
 }
-KP_EXPORT_FOR_TESTS(kp_source_supported);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_supported);
 
 static void kp_range(u32 source, u32 *def, u32 *min, u32 *max)
 {
@@ -257,7 +258,7 @@ int kp_source_query(const struct kp_sources *s, u32 source,
 	}
 	return 0;
 }
-KP_EXPORT_FOR_TESTS(kp_source_query);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_query);
 
 /**
  * kp_source_count() - how many sources kp_source_list() reports.
@@ -277,7 +278,7 @@ u32 kp_source_count(const struct kp_sources *s)
 			n++;
 	return n;
 }
-KP_EXPORT_FOR_TESTS(kp_source_count);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_count);
 
 /**
  * kp_source_list() - every source known here
@@ -312,7 +313,7 @@ int kp_source_list(const struct kp_sources *s,
 	*count = n;
 	return 0;
 }
-KP_EXPORT_FOR_TESTS(kp_source_list);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_list);
 
 static int kp_check_settable(const struct kp_sources *s, u32 source)
 {
@@ -348,7 +349,7 @@ int kp_source_set_interval(struct kp_sources *s, u32 source, u32 *interval)
 	WRITE_ONCE(s->intervals[source], *interval);
 	return 0;
 }
-KP_EXPORT_FOR_TESTS(kp_source_set_interval);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_set_interval);
 
 /**
  * kp_source_get_interval() - a source's machine-wide interval.
@@ -370,4 +371,4 @@ int kp_source_get_interval(const struct kp_sources *s, u32 source,
 	*interval = kp_source_interval(s, source);
 	return 0;
 }
-KP_EXPORT_FOR_TESTS(kp_source_get_interval);
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_get_interval);
