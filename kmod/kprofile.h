@@ -19,6 +19,7 @@
 
 #include "detect.h"
 #include "hw.h"
+#include "pmu.h"
 #include "sources.h"
 
 #define KP_NAME "kprofile"
@@ -28,11 +29,13 @@
  * @hw:      the processor seam (kp_hw_real in the module).
  * @desc:    the detected profile interface; read-only after load.
  * @sources: the profile-source model.
+ * @pmu:     the hardware layer (pmu.h): counters, arming, overflows.
  */
 struct kp_device {
 	const struct kp_hw *hw;
 	struct kp_pmu_desc desc;
 	struct kp_sources sources;
+	struct kp_pmu pmu;
 };
 
 extern struct kp_device kp_dev;

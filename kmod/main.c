@@ -31,9 +31,12 @@ static int __init kp_init(void)
 	preempt_enable();
 	kp_sources_init(&dev->sources, &dev->desc);
 
-	ret = kp_device_register();
+	ret = kp_pmu_init(dev);
 	if (ret)
 		goto err;
+	ret = kp_device_register();
+	if (ret)
+		goto err_pmu;
 
 	if (dev->desc.iface == KPROFILE_INTERFACE_NONE)
 		pr_info(KP_NAME ": profile interface None: %s\n",
@@ -44,6 +47,8 @@ static int __init kp_init(void)
 			dev->desc.counter_width);
 	return 0;
 
+err_pmu:
+	kp_pmu_exit(dev);
 err:
 	return ret;
 }
@@ -51,6 +56,7 @@ err:
 static void __exit kp_exit(void)
 {
 	kp_device_unregister();
+	kp_pmu_exit(&kp_dev);
 }
 
 module_init(kp_init);

@@ -9,12 +9,32 @@
 #ifndef _LINUX_KPROFILE_H
 #define _LINUX_KPROFILE_H
 
+#include <linux/list.h>
 #include <linux/types.h>
 #include <uapi/linux/kprofile.h>
+
+struct pt_regs;
 
 int kprofile_query_source(u32 source, struct kprofile_source_info *info);
 int kprofile_list_sources(struct kprofile_source_info *entries, u32 *count);
 int kprofile_set_interval(u32 source, u32 *interval);
 int kprofile_get_interval(u32 source, u32 *interval);
+
+/**
+ * struct kprofile_overflow_handler - HalProfileSourceInterruptHandler: a
+ *	callback for every counter overflow of an armed profile source.
+ * @overflow: called in NMI context on the CPU whose counter overflowed,
+ *	      with the KPROFILE_SOURCE and the interrupted registers; no
+ *	      locks, no allocation, no sleeping.
+ * @node:     kprofile's; do not touch.
+ */
+struct kprofile_overflow_handler {
+	void (*overflow)(struct kprofile_overflow_handler *h, u32 source,
+			 struct pt_regs *regs);
+	struct list_head node;
+};
+
+void kprofile_register_overflow_handler(struct kprofile_overflow_handler *h);
+void kprofile_unregister_overflow_handler(struct kprofile_overflow_handler *h);
 
 #endif /* _LINUX_KPROFILE_H */

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nmi.c - the performance-monitoring interrupt (PMI), delivered as an NMI
+ * through the LVTPC entry: detect kprofile's overflows, reload their
+ * period, acknowledge, unmask the LVTPC, and hand each overflow to the
+ * consumers (profile objects, and other modules through
+ * kprofile_register_overflow_handler(): HalProfileSourceInterruptHandler).
+ *
+ * NMI context: no locks, no allocation, no sleeping.  The handler reads
+ * the per-CPU armed mask and sources, the sources' intervals and the RCU
+ * consumer list; NMI handlers are RCU readers, so synchronize_rcu() after
+ * a removal waits for every handler that could still see it.
+ */
+#include <linux/bitops.h>
+#include <linux/kprobes.h>
+#include <linux/kprofile.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <asm/nmi.h>
+
+#include "compat.h"
+#include "kprofile.h"
+
+/**
+ * kp_pmu_handle_overflow() - the PMI handler's work, on this CPU.
+ * @pmu:  the layer.
+ * @regs: the interrupted registers.
+ *
+ * CheckOverflowStatus over the counters armed here (and those
+ * reservations claim); for each of kprofile's, SetInterval with the
+ * source's current interval (so an interval change applies from the next
+ * period), then acknowledge, unmask the LVTPC, and call every consumer
+ * with the source and @regs.  Claimed counters are acknowledged and handed
+ * to their claim; their holder reloads them.
+ * Context: NMI (or a test with interrupts off).
+ *
+ * Return: NMI_HANDLED when an overflow was kprofile's, else NMI_DONE (and
+ * nothing was written).
+ */
+int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
+{
+	struct kp_overflow_consumer *cons;
+	unsigned long mine, theirs;
+	struct kp_pmu_cpu *c;
+	u64 armed, claimed, ovf;
+	unsigned int idx;
+
+	if (!pmu->ops)
+		return NMI_DONE;
+	c = this_cpu_ptr(pmu->cpu);
+	armed = READ_ONCE(c->armed);
+	claimed = READ_ONCE(pmu->claimed) & ~armed;
+	if (!(armed | claimed))
+		return NMI_DONE;
+	ovf = pmu->ops->check_overflow(pmu, armed, claimed);
+	if (!ovf)
+		return NMI_DONE;
+	mine = ovf & armed;
+	theirs = ovf & claimed;
+
+	for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
+		pmu->ops->set_interval(pmu, idx,
+				       kp_source_interval(pmu->sources,
+							  c->source[idx]));
+	pmu->ops->ack_overflow(pmu, ovf);
+	kp_lvtpc_nmi(pmu->hw);
+
+	rcu_read_lock();
+	for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
+		list_for_each_entry_rcu(cons, &pmu->consumers, node)
+			cons->overflow(cons, c->source[idx], regs);
+	for_each_set_bit(idx, &theirs, KPROFILE_MAX_COUNTERS) {
+		struct kp_claim *claim;
+
+		claim = rcu_dereference(pmu->counters[idx].claim);
+		if (!claim)
+			continue;
+		atomic64_inc(&claim->overflows);
+		if (claim->fn)
+			claim->fn(claim->data, BIT_ULL(idx), regs);
+	}
+	rcu_read_unlock();
+	return NMI_HANDLED;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_handle_overflow);
+
+/**
+ * kp_pmu_add_consumer() - receive overflows of armed sources.
+ * @pmu: the layer.
+ * @c:   the consumer; its @overflow runs in NMI context.
+ *
+ * Context: process.
+ */
+void kp_pmu_add_consumer(struct kp_pmu *pmu, struct kp_overflow_consumer *c)
+{
+	mutex_lock(&pmu->lock);
+	list_add_tail_rcu(&c->node, &pmu->consumers);
+	mutex_unlock(&pmu->lock);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_add_consumer);
+
+/**
+ * kp_pmu_remove_consumer() - stop receiving overflows.
+ * @pmu: the layer.
+ * @c:   a consumer kp_pmu_add_consumer() added.
+ *
+ * On return no CPU runs or will run @c->overflow: @c may be freed.
+ * Context: process; sleeps (synchronize_rcu()).
+ */
+void kp_pmu_remove_consumer(struct kp_pmu *pmu,
+			    struct kp_overflow_consumer *c)
+{
+	mutex_lock(&pmu->lock);
+	list_del_rcu(&c->node);
+	mutex_unlock(&pmu->lock);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_remove_consumer);
+
+/*
+ * Other modules' handlers (HalProfileSourceInterruptHandler): one consumer
+ * of the module's layer dispatches to them.  kp_api_lock serialises
+ * writers of kp_api_handlers; the NMI path reads it under RCU.
+ */
+static DEFINE_MUTEX(kp_api_lock);
+static LIST_HEAD(kp_api_handlers);
+
+static void kp_api_overflow(struct kp_overflow_consumer *c, u32 source,
+			    struct pt_regs *regs)
+{
+	struct kprofile_overflow_handler *h;
+
+	list_for_each_entry_rcu(h, &kp_api_handlers, node)
+		h->overflow(h, source, regs);
+}
+
+static struct kp_overflow_consumer kp_api_consumer = {
+	.overflow = kp_api_overflow,
+};
+
+/**
+ * kprofile_register_overflow_handler() - HalSetSystemInformation
+ *	(HalProfileSourceInterruptHandler): be called on every counter
+ *	overflow of an armed source.
+ * @h: the handler; @h->overflow runs in NMI context on the CPU whose
+ *     counter overflowed, with the source and the interrupted registers:
+ *     no locks, no allocation, no sleeping.  @h->node is kprofile's.
+ *
+ * Sources are armed by profiles (KPROFILE_IOC_CREATE_PROFILE and
+ * KPROFILE_IOC_START); the handler sees every overflow of them all.
+ * Context: process.
+ */
+void kprofile_register_overflow_handler(struct kprofile_overflow_handler *h)
+{
+	mutex_lock(&kp_api_lock);
+	list_add_tail_rcu(&h->node, &kp_api_handlers);
+	mutex_unlock(&kp_api_lock);
+}
+EXPORT_SYMBOL_GPL(kprofile_register_overflow_handler);
+
+/**
+ * kprofile_unregister_overflow_handler() - stop being called.
+ * @h: a registered handler.
+ *
+ * On return @h->overflow runs nowhere and will not be called again.
+ * Context: process; sleeps.
+ */
+void kprofile_unregister_overflow_handler(struct kprofile_overflow_handler *h)
+{
+	mutex_lock(&kp_api_lock);
+	list_del_rcu(&h->node);
+	mutex_unlock(&kp_api_lock);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(kprofile_unregister_overflow_handler);
+
+static int kp_nmi_handler(unsigned int cmd, struct pt_regs *regs)
+{
+	return kp_pmu_handle_overflow(&kp_dev.pmu, regs);
+}
+
+NOKPROBE_SYMBOL(kp_nmi_handler);
+
+/**
+ * kp_nmi_register() - take PMIs: register the NMI_LOCAL handler (for the
+ *	module's layer, kp_dev.pmu) and the exported handlers' consumer.
+ * @pmu: &kp_dev.pmu.
+ *
+ * Return: 0 or the errno of register_nmi_handler().
+ */
+int kp_nmi_register(struct kp_pmu *pmu)
+{
+	int ret;
+
+	kp_pmu_add_consumer(pmu, &kp_api_consumer);
+	ret = register_nmi_handler(NMI_LOCAL, kp_nmi_handler, 0, KP_NAME);
+	if (ret)
+		kp_pmu_remove_consumer(pmu, &kp_api_consumer);
+	return ret;
+}
+
+/**
+ * kp_nmi_unregister() - stop taking PMIs.
+ * @pmu: &kp_dev.pmu.
+ *
+ * On return the handler runs nowhere (unregister_nmi_handler() waits).
+ */
+void kp_nmi_unregister(struct kp_pmu *pmu)
+{
+	unregister_nmi_handler(NMI_LOCAL, KP_NAME);
+	kp_pmu_remove_consumer(pmu, &kp_api_consumer);
+}
