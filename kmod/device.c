@@ -60,6 +60,10 @@ static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 		return kp_ioctl_set_interval(dev, argp);
 	case KPROFILE_IOC_GET_INTERVAL:
 		return kp_ioctl_get_interval(dev, argp);
+	case KPROFILE_IOC_SCHEDULE:
+		return kp_ioctl_schedule(dev, argp);
+	case KPROFILE_IOC_RESERVE:
+		return kp_ioctl_reserve(dev, argp);
 	default:
 		return -ENOTTY;
 	}

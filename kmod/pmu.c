@@ -228,8 +228,14 @@ static const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source)
 	return kp_generic_name(source) ?: "?";
 }
 
-static void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
-				 struct kp_counter_holder *h)
+/**
+ * kp_pmu_holder_locked() - kp_pmu_holder() with @pmu->lock held.
+ * @pmu: the layer.
+ * @idx: a counter.
+ * @h:   filled in.
+ */
+void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
+			  struct kp_counter_holder *h)
 {
 	const struct kp_counter *k = &pmu->counters[idx];
 
@@ -267,10 +273,15 @@ void kp_pmu_holder(struct kp_pmu *pmu, unsigned int idx,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_holder);
 
-static void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason,
-				      size_t len)
+/**
+ * kp_pmu_busy_reason_locked() - kp_pmu_busy_reason() with @pmu->lock held.
+ * @pmu:    the layer.
+ * @reason: filled in.
+ * @len:    bytes at @reason.
+ */
+void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len)
 {
-	unsigned int i, n = pmu->desc->num_counters, perf = 0;
+	unsigned int i, n = pmu->desc->num_counters, perf = 0, held = 0;
 	struct kp_counter_holder h;
 	size_t pos;
 
@@ -279,14 +290,15 @@ static void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason,
 	for (i = 0; i < n; i++) {
 		kp_pmu_holder_locked(pmu, i, &h);
 		perf += h.kind == KP_HOLDER_PERF;
+		held += h.kind != KP_HOLDER_FREE;
 	}
-	if (perf == n) {
+	if (perf && perf == held) {
 		scnprintf(reason, len,
-			  "all %u counters are held by perf (the NMI watchdog?); sysctl kernel.nmi_watchdog=0 frees them",
-			  n);
+			  "%u of %u counters are held by perf (the NMI watchdog?); sysctl kernel.nmi_watchdog=0 frees them",
+			  perf, n);
 		return;
 	}
-	pos = scnprintf(reason, len, "all %u counters in use:", n);
+	pos = scnprintf(reason, len, "%u of %u counters in use:", held, n);
 	for (i = 0; i < n && pos < len; i++) {
 		kp_pmu_holder_locked(pmu, i, &h);
 		switch (h.kind) {
@@ -304,8 +316,6 @@ static void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason,
 					 " %u:perf(nmi_watchdog?)", i);
 			break;
 		default:
-			pos += scnprintf(reason + pos, len - pos, " %u:free",
-					 i);
 			break;
 		}
 	}
@@ -314,8 +324,8 @@ static void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason,
 /**
  * kp_pmu_busy_reason() - say what holds the counters, for an -EBUSY.
  * @pmu:    the layer.
- * @reason: filled with e.g. "all 4 counters in use: 0:ProfileTotalIssues
- *	    1:reserve pid 42 ..." or, when perf holds them all, the advice
+ * @reason: filled with e.g. "4 of 4 counters in use: 0:ProfileTotalIssues
+ *	    1:reserved by pid 42 ..." or, when perf holds them, the advice
  *	    to turn the NMI watchdog off.
  * @len:    bytes at @reason.
  */

@@ -281,7 +281,10 @@ int kp_pmu_find_armed(struct kp_pmu *pmu, u32 source,
 		      enum kprofile_mode mode);
 void kp_pmu_holder(struct kp_pmu *pmu, unsigned int idx,
 		   struct kp_counter_holder *h);
+void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
+			  struct kp_counter_holder *h);
 void kp_pmu_busy_reason(struct kp_pmu *pmu, char *reason, size_t len);
+void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len);
 int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 		struct kp_claim *claim, char *reason, size_t len);
 void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask);
@@ -293,6 +296,20 @@ void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx);
 void kp_pmu_stop_counting(struct kp_pmu *pmu, u32 idx);
 u64 kp_pmu_read_counter(struct kp_pmu *pmu, u32 idx);
 void kp_pmu_write_counter(struct kp_pmu *pmu, u32 idx, u64 val);
+
+/* schedule.c: which sources can run together. */
+int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s);
+long kp_ioctl_schedule(struct kp_device *dev, void __user *argp);
+
+/* reserve.c: HalAllocateHardwareCounters. */
+struct kprofile_reservation;
+int kp_reserve(struct kp_pmu *pmu, const struct kprofile_counter_desc *descs,
+	       u32 nr, const struct cpumask *cpus, kp_claim_fn fn, void *data,
+	       const char *owner, struct kprofile_reservation **out,
+	       char *reason, size_t len);
+u64 kp_reserve_mask(const struct kprofile_reservation *r);
+void kp_unreserve(struct kprofile_reservation *r);
+long kp_ioctl_reserve(struct kp_device *dev, void __user *argp);
 
 /* pmu_cpu.c: per-CPU bring-up and take-down, hotplug, suspend/resume. */
 void kp_pmu_cpu_up(struct kp_pmu *pmu);

@@ -37,4 +37,15 @@ struct kprofile_overflow_handler {
 void kprofile_register_overflow_handler(struct kprofile_overflow_handler *h);
 void kprofile_unregister_overflow_handler(struct kprofile_overflow_handler *h);
 
+struct cpumask;
+struct kprofile_reservation;
+
+struct kprofile_reservation *
+kprofile_reserve_counters(const struct kprofile_counter_desc *descs, u32 nr,
+			  const struct cpumask *cpus,
+			  void (*overflow)(void *data, u64 mask,
+					   struct pt_regs *regs),
+			  void *data, u32 *counter_mask);
+void kprofile_release_counters(struct kprofile_reservation *r);
+
 #endif /* _LINUX_KPROFILE_H */
