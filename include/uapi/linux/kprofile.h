@@ -302,15 +302,17 @@ enum kprofile_hw_counter_type {
 /**
  * struct kprofile_hw_counter - one HARDWARE_COUNTER.
  * @type:    enum kprofile_hw_counter_type.
- * @source:  the KPROFILE_SOURCE to count.
- * @index:   out (query): the counter it uses.
- * @reserved: zero.
+ * @source:  the KPROFILE_SOURCE to count (a counter source: not
+ *	     ProfileTime, which is a timer).
+ * @index:   out (query, SET_HW_CONFIG_EX): the counter it uses; ignored
+ *	     on input.
+ * @mode:    enum kprofile_mode: which privilege levels count.
  */
 struct kprofile_hw_counter {
 	__u32 type;
 	__u32 source;
 	__u32 index;
-	__u32 reserved;
+	__u32 mode;
 };
 
 /**
@@ -325,8 +327,29 @@ struct kprofile_hw_config {
 	struct kprofile_hw_counter counters[KPROFILE_MAX_COUNTERS];
 };
 
+/**
+ * struct kprofile_hw_config_set - KPROFILE_IOC_SET_HW_CONFIG_EX: set the
+ *	configuration as KPROFILE_IOC_SET_HW_CONFIG does, and say what
+ *	happened.
+ * @config: in: the configuration; out (success): with each entry's @index.
+ * @reason: out: why not, on failure (EBUSY: who holds the counter, or that
+ *	    thread profiling is enabled; EOPNOTSUPP: why there is no PMU).
+ *
+ * Errors (both set ioctls): EINVAL (count > KPROFILE_MAX_COUNTERS, a
+ * nonzero @flags, an unknown type, source or mode, ProfileTime), EOPNOTSUPP
+ * (no PMU, or a source this processor does not support), EBUSY (a counter
+ * is held by someone else, or thread profiling is enabled).  On failure
+ * the previous configuration stays.
+ */
+struct kprofile_hw_config_set {
+	struct kprofile_hw_config config;
+	char reason[KPROFILE_REASON_LEN];
+};
+
 /* kprofile_thread_enable.flags */
-#define KPROFILE_THREAD_INHERIT	(1U << 0) /* also threads created later */
+#define KPROFILE_THREAD_INHERIT	(1U << 0) /* also threads and processes
+					   * the task creates later, and
+					   * theirs */
 
 /**
  * struct kprofile_thread_enable - KPROFILE_IOC_THREAD_ENABLE
@@ -338,7 +361,11 @@ struct kprofile_hw_config {
  * @reserved:	  zero.
  *
  * Returns a file descriptor; KPROFILE_IOC_THREAD_READ reads it, close
- * disables profiling.
+ * disables profiling.  The configured counters are read through the
+ * configuration in force at enable time (it cannot change while enabled).
+ * Errors: EBUSY (another thread-profiling client is active), ESRCH (no
+ * such thread), EPERM (no ptrace-read access), EINVAL (unknown flags,
+ * nonzero reserved, a @counter_mask bit >= KPROFILE_MAX_COUNTERS).
  */
 struct kprofile_thread_enable {
 	__s32 pid;
@@ -347,8 +374,9 @@ struct kprofile_thread_enable {
 	__u32 reserved[5];
 };
 
-/* kprofile_thread_data.flags */
+/* kprofile_thread_data.flags, kprofile_thread_entry.flags */
 #define KPROFILE_THREAD_COUNTERS_VALID	(1U << 0) /* hw_counters are real */
+#define KPROFILE_THREAD_EXITED		(1U << 1) /* entry: thread has exited */
 
 /**
  * struct kprofile_thread_data - KPROFILE_IOC_THREAD_READ
@@ -379,6 +407,42 @@ struct kprofile_thread_data {
 	char reason[KPROFILE_REASON_LEN];
 };
 
+/**
+ * struct kprofile_thread_entry - one profiled thread (KPROFILE_IOC_THREAD_LIST).
+ * @tid:	      its thread id (in the caller's pid namespace; 0 if none).
+ * @tgid:	      its process id.
+ * @flags:	      KPROFILE_THREAD_COUNTERS_VALID, KPROFILE_THREAD_EXITED.
+ * @reserved:	      zero.
+ * @comm:	      its command name when it was last seen.
+ * @context_switches: as in struct kprofile_thread_data, for this thread.
+ * @cycle_time:	      as in struct kprofile_thread_data, for this thread.
+ * @hw_counters:      as in struct kprofile_thread_data, for this thread.
+ */
+struct kprofile_thread_entry {
+	__s32 tid;
+	__s32 tgid;
+	__u32 flags;
+	__u32 reserved;
+	char comm[16];
+	__u64 context_switches;
+	__u64 cycle_time;
+	__u64 hw_counters[KPROFILE_MAX_COUNTERS];
+};
+
+/**
+ * struct kprofile_thread_list - KPROFILE_IOC_THREAD_LIST on a
+ *	thread-profiling fd: per-thread data, in the order threads joined.
+ * @count:   in: room in @entries; out: entries written, or on ENOSPC the
+ *	     number needed.
+ * @flags:   zero.
+ * @entries: pointer to struct kprofile_thread_entry[@count].
+ */
+struct kprofile_thread_list {
+	__u32 count;
+	__u32 flags;
+	__u64 entries;
+};
+
 #define KPROFILE_IOC_MAGIC	0xBF
 
 /* On /dev/kprofile. */
@@ -393,6 +457,7 @@ struct kprofile_thread_data {
 #define KPROFILE_IOC_SET_HW_CONFIG	_IOW(KPROFILE_IOC_MAGIC, 0x08, struct kprofile_hw_config)
 #define KPROFILE_IOC_QUERY_HW_CONFIG	_IOR(KPROFILE_IOC_MAGIC, 0x09, struct kprofile_hw_config)
 #define KPROFILE_IOC_THREAD_ENABLE	_IOW(KPROFILE_IOC_MAGIC, 0x0A, struct kprofile_thread_enable)
+#define KPROFILE_IOC_SET_HW_CONFIG_EX	_IOWR(KPROFILE_IOC_MAGIC, 0x0B, struct kprofile_hw_config_set)
 
 /* On a profile fd. */
 #define KPROFILE_IOC_START		_IO(KPROFILE_IOC_MAGIC, 0x40)
@@ -401,5 +466,6 @@ struct kprofile_thread_data {
 
 /* On a thread-profiling fd. */
 #define KPROFILE_IOC_THREAD_READ	_IOR(KPROFILE_IOC_MAGIC, 0x60, struct kprofile_thread_data)
+#define KPROFILE_IOC_THREAD_LIST	_IOWR(KPROFILE_IOC_MAGIC, 0x61, struct kprofile_thread_list)
 
 #endif /* _UAPI_LINUX_KPROFILE_H */
