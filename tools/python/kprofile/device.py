@@ -1,0 +1,446 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Device: /dev/kprofile, one method per ioctl, and the objects (profiles,
+reservations, thread profiling) whose file descriptors the ioctls return.
+
+Every failure raises KprofileError, an OSError carrying the errno and,
+where the module gave one, its reason.
+"""
+import ctypes
+import errno as _errno
+import fcntl
+import os
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from . import abi
+
+
+class KprofileError(OSError):
+    """An ioctl failed: .errno as the module returned it, .reason the
+    module's explanation (empty when it has none), .request the ioctl."""
+
+    def __init__(self, err, request, reason=""):
+        self.reason = reason
+        self.request = request
+        msg = "%s: %s" % (request, os.strerror(err))
+        if reason:
+            msg += ": " + reason
+        super().__init__(err, msg)
+
+
+def _text(raw):
+    return raw.decode("utf-8", errors="replace")
+
+
+def _ioctl(fd, request_name, arg=0, reason=None):
+    """fcntl.ioctl() that turns OSError into KprofileError; @reason is a
+    callable that extracts the module's reason from the argument."""
+    req = abi.IOCTLS[request_name]
+    try:
+        return fcntl.ioctl(fd, req, arg, True) if not isinstance(arg, int) \
+            else fcntl.ioctl(fd, req, arg)
+    except OSError as e:
+        why = reason() if reason else ""
+        raise KprofileError(e.errno, request_name, why) from None
+
+
+def _cpu_bitmap(cpus):
+    """A sched_setaffinity-style bitmap of @cpus (iterable of ints), as a
+    ctypes array kept alive by the caller, or None for "all online"."""
+    if cpus is None:
+        return None
+    cpus = list(cpus)
+    if not cpus:
+        return None
+    nbits = ctypes.sizeof(ctypes.c_ulong) * 8
+    words = (max(cpus) // nbits) + 1
+    bitmap = (ctypes.c_ulong * words)()
+    for cpu in cpus:
+        if cpu < 0:
+            raise ValueError("negative CPU %d" % cpu)
+        bitmap[cpu // nbits] |= 1 << (cpu % nbits)
+    return bitmap
+
+
+@dataclass
+class Info:
+    abi_version: int
+    interface: int
+    interface_name: str
+    perfmon_version: int
+    num_counters: int
+    counter_width: int
+    ebx_mask: int
+    ebx_length: int
+    num_cpus: int
+    num_possible_cpus: int
+    family: int
+    model: int
+    flags: int
+    vendor: str
+    reason: str
+
+
+@dataclass
+class Source:
+    value: int
+    name: str
+    flags: int
+    interval: int
+    default_interval: int
+    min_interval: int
+    max_interval: int
+    select: int
+    ebx_bit: Optional[int]
+    reason: str
+
+    @property
+    def supported(self):
+        return bool(self.flags & abi.SOURCE_SUPPORTED)
+
+    @classmethod
+    def from_c(cls, s):
+        return cls(s.source, _text(s.name), s.flags, s.interval,
+                   s.default_interval, s.min_interval, s.max_interval,
+                   s.select, None if s.ebx_bit < 0 else s.ebx_bit,
+                   _text(s.reason))
+
+
+@dataclass
+class Schedule:
+    fits: bool
+    busy_mask: int
+    num_counters: int
+    counters: List[Optional[int]]
+    reason: str
+
+
+@dataclass
+class HwCounter:
+    """One entry of the hardware-counter configuration."""
+    source: int
+    mode: int = abi.MODE_TABLE
+    index: Optional[int] = None
+
+
+@dataclass
+class ThreadData:
+    """ReadThreadProfilingData: totals over the profiled threads."""
+    context_switches: int
+    cycle_time: int
+    threads: int
+    counters_valid: bool
+    hw_counters: List[Optional[int]]
+    reason: str
+
+
+@dataclass
+class ThreadEntry:
+    tid: int
+    tgid: int
+    comm: str
+    exited: bool
+    context_switches: int
+    cycle_time: int
+    hw_counters: List[Optional[int]] = field(default_factory=list)
+
+
+class _FdObject:
+    """An object the module returned as a file descriptor."""
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def close(self):
+        if self.fd is not None and self.fd >= 0:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except OSError:
+            pass
+
+
+class Profile(_FdObject):
+    """NtCreateProfile: buckets of 32-bit hit counts over [base, base+size).
+
+    .buckets is the ctypes array the module updates while the profile runs
+    (and that keeps its counts after stop)."""
+
+    def __init__(self, fd, buckets, base, bucket_shift):
+        super().__init__(fd)
+        self.buckets = buckets
+        self.base = base
+        self.bucket_shift = bucket_shift
+
+    def start(self):
+        _ioctl(self.fd, "START")
+
+    def stop(self):
+        _ioctl(self.fd, "STOP")
+
+    def stats(self):
+        st = abi.kprofile_profile_stats()
+        _ioctl(self.fd, "PROFILE_STATS", st)
+        return st
+
+    def bucket_address(self, index):
+        return self.base + (index << self.bucket_shift)
+
+    def top(self, n=10):
+        """The @n fullest buckets as (address, hits), fullest first."""
+        hits = [(c, i) for i, c in enumerate(self.buckets) if c]
+        hits.sort(reverse=True)
+        return [(self.bucket_address(i), c) for c, i in hits[:n]]
+
+
+class Reservation(_FdObject):
+    """HalAllocateHardwareCounters: counters held until close."""
+
+    def __init__(self, fd, counter_mask):
+        super().__init__(fd)
+        self.counter_mask = counter_mask
+
+
+class ThreadProfile(_FdObject):
+    """EnableThreadProfiling: read with read(), per thread with threads();
+    close() disables it."""
+
+    def __init__(self, fd, counter_mask):
+        super().__init__(fd)
+        self.counter_mask = counter_mask
+
+    def read(self):
+        d = abi.kprofile_thread_data()
+        _ioctl(self.fd, "THREAD_READ", d)
+        valid = bool(d.flags & abi.THREAD_COUNTERS_VALID)
+        hw = [d.hw_counters[i] if valid else None
+              for i in range(d.hw_counter_count)]
+        return ThreadData(d.context_switches, d.cycle_time, d.threads,
+                          valid, hw, _text(d.reason))
+
+    def threads(self):
+        n = 64
+        while True:
+            arr = (abi.kprofile_thread_entry * n)()
+            lst = abi.kprofile_thread_list(count=n,
+                                           entries=ctypes.addressof(arr))
+            try:
+                _ioctl(self.fd, "THREAD_LIST", lst)
+            except KprofileError as e:
+                if e.errno == _errno.ENOSPC and lst.count > n:
+                    n = lst.count
+                    continue
+                raise
+            out = []
+            for e in arr[:lst.count]:
+                valid = bool(e.flags & abi.THREAD_COUNTERS_VALID)
+                out.append(ThreadEntry(
+                    e.tid, e.tgid, _text(e.comm),
+                    bool(e.flags & abi.THREAD_EXITED), e.context_switches,
+                    e.cycle_time,
+                    [e.hw_counters[i] if valid else None
+                     for i in range(abi.MAX_COUNTERS)]))
+            return out
+
+
+class Device:
+    """/dev/kprofile.  Use as a context manager::
+
+        with kprofile.Device() as dev:
+            print(dev.info().interface_name)
+    """
+
+    def __init__(self, path=abi.DEVICE):
+        self.path = path
+        self.fd = os.open(path, os.O_RDWR | os.O_CLOEXEC)
+        self._names = None
+
+    def close(self):
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # --- the machine -----------------------------------------------------
+
+    def info(self):
+        i = abi.kprofile_info()
+        _ioctl(self.fd, "INFO", i)
+        return Info(i.abi_version, i.interface,
+                    abi.INTERFACE_NAMES.get(i.interface, "?"),
+                    i.perfmon_version, i.num_counters, i.counter_width,
+                    i.ebx_mask, i.ebx_length, i.num_cpus,
+                    i.num_possible_cpus, i.family, i.model, i.flags,
+                    _text(i.vendor), _text(i.reason))
+
+    # --- sources ---------------------------------------------------------
+
+    def sources(self):
+        """EventTraceProfileSourceListInformation: every source of the
+        running interface."""
+        n = 256
+        while True:
+            arr = (abi.kprofile_source_info * n)()
+            lst = abi.kprofile_source_list(count=n,
+                                           entries=ctypes.addressof(arr))
+            try:
+                _ioctl(self.fd, "LIST_SOURCES", lst)
+            except KprofileError as e:
+                if e.errno == _errno.ENOSPC and lst.count > n:
+                    n = lst.count
+                    continue
+                raise
+            return [Source.from_c(s) for s in arr[:lst.count]]
+
+    def source_id(self, source):
+        """A source value from an int, a number string (hex or decimal) or
+        a name as the module lists it, with or without the "Profile"
+        prefix, case-insensitively."""
+        if isinstance(source, int):
+            return source
+        text = source.strip()
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+        if self._names is None:
+            self._names = {}
+            for s in self.sources():
+                self._names[s.name.lower()] = s.value
+                if s.name.startswith("Profile"):
+                    self._names.setdefault(s.name[7:].lower(), s.value)
+        try:
+            return self._names[text.lower()]
+        except KeyError:
+            raise KprofileError(_errno.EINVAL, "source_id",
+                                "no source named %r on this interface"
+                                % source) from None
+
+    def query_source(self, source):
+        """HalProfileSourceInformation for one source."""
+        s = abi.kprofile_source_info(source=self.source_id(source))
+        _ioctl(self.fd, "QUERY_SOURCE", s, lambda: _text(s.reason))
+        return Source.from_c(s)
+
+    def get_interval(self, source):
+        """NtQueryIntervalProfile."""
+        iv = abi.kprofile_interval(source=self.source_id(source))
+        _ioctl(self.fd, "GET_INTERVAL", iv)
+        return iv.interval
+
+    def set_interval(self, source, interval):
+        """NtSetIntervalProfile: returns the interval actually used."""
+        iv = abi.kprofile_interval(source=self.source_id(source),
+                                   interval=interval)
+        _ioctl(self.fd, "SET_INTERVAL", iv)
+        return iv.interval
+
+    def schedule(self, sources):
+        """Can these sources be armed together now, and on which
+        counters?"""
+        ids = [self.source_id(s) for s in sources]
+        if len(ids) > abi.MAX_COUNTERS:
+            raise KprofileError(_errno.EINVAL, "SCHEDULE",
+                                "at most %d sources" % abi.MAX_COUNTERS)
+        sc = abi.kprofile_schedule(nr_sources=len(ids))
+        for i, v in enumerate(ids):
+            sc.sources[i] = v
+        _ioctl(self.fd, "SCHEDULE", sc, lambda: _text(sc.reason))
+        return Schedule(bool(sc.flags & abi.SCHED_FITS), sc.busy_mask,
+                        sc.num_counters,
+                        [None if c == abi.NO_COUNTER else c
+                         for c in sc.counters[:len(ids)]],
+                        _text(sc.reason))
+
+    # --- counters --------------------------------------------------------
+
+    def reserve(self, descs=None, cpus=None):
+        """HalAllocateHardwareCounters.  @descs: None (the whole PMU) or a
+        list of (type, begin, end) tuples (abi.COUNTER_*)."""
+        descs = descs or []
+        darr = (abi.kprofile_counter_desc * max(len(descs), 1))()
+        for i, (typ, begin, end) in enumerate(descs):
+            darr[i].type, darr[i].begin, darr[i].end = typ, begin, end
+        bitmap = _cpu_bitmap(cpus)
+        r = abi.kprofile_reserve(nr_descs=len(descs),
+                                 descs=ctypes.addressof(darr) if descs else 0)
+        if bitmap is not None:
+            r.cpus = ctypes.addressof(bitmap)
+            r.cpus_size = ctypes.sizeof(bitmap)
+        fd = _ioctl(self.fd, "RESERVE", r)
+        return Reservation(fd, r.counter_mask)
+
+    def set_hw_config(self, counters):
+        """KeSetHardwareCounterConfiguration.  @counters: HwCounter, or
+        source values / names.  Returns the counter index of each entry."""
+        entries = [c if isinstance(c, HwCounter) else HwCounter(c)
+                   for c in counters]
+        cs = abi.kprofile_hw_config_set()
+        if len(entries) > abi.MAX_COUNTERS:
+            cs.config.count = len(entries)  # the module says EINVAL
+        else:
+            cs.config.count = len(entries)
+            for i, e in enumerate(entries):
+                c = cs.config.counters[i]
+                c.type = abi.HW_COUNTER_PMC
+                c.source = self.source_id(e.source)
+                c.mode = e.mode
+        _ioctl(self.fd, "SET_HW_CONFIG_EX", cs, lambda: _text(cs.reason))
+        return [cs.config.counters[i].index for i in range(len(entries))]
+
+    def query_hw_config(self):
+        """KeQueryHardwareCounterConfiguration."""
+        c = abi.kprofile_hw_config()
+        _ioctl(self.fd, "QUERY_HW_CONFIG", c)
+        return [HwCounter(e.source, e.mode, e.index)
+                for e in c.counters[:c.count]]
+
+    # --- profiles --------------------------------------------------------
+
+    def create_profile(self, base, size, bucket_shift, source=0,
+                       target=abi.TARGET_SELF, pid=0, mode=abi.MODE_TABLE,
+                       cpus=None):
+        """NtCreateProfileEx.  Returns a stopped Profile whose .buckets the
+        module fills."""
+        nbuckets = max(1, -(-size // (1 << bucket_shift))) \
+            if 2 <= bucket_shift <= 31 else 1
+        buckets = (ctypes.c_uint32 * nbuckets)()
+        bitmap = _cpu_bitmap(cpus)
+        cp = abi.kprofile_create_profile(
+            target=target, pid=pid, base=base, size=size,
+            buffer=ctypes.addressof(buckets),
+            buffer_size=ctypes.sizeof(buckets), bucket_shift=bucket_shift,
+            source=self.source_id(source), mode=mode)
+        if bitmap is not None:
+            cp.cpus = ctypes.addressof(bitmap)
+            cp.cpus_size = ctypes.sizeof(bitmap)
+        fd = _ioctl(self.fd, "CREATE_PROFILE", cp)
+        return Profile(fd, buckets, base, bucket_shift)
+
+    # --- thread profiling ------------------------------------------------
+
+    def thread_enable(self, pid=0, inherit=False, counter_mask=None):
+        """EnableThreadProfiling for thread @pid (0: the caller); with
+        @inherit also the threads and processes it creates later.
+        @counter_mask: configured entries to read (default: all)."""
+        if counter_mask is None:
+            counter_mask = (1 << abi.MAX_COUNTERS) - 1
+        te = abi.kprofile_thread_enable(
+            pid=pid, flags=abi.THREAD_INHERIT if inherit else 0,
+            counter_mask=counter_mask)
+        fd = _ioctl(self.fd, "THREAD_ENABLE", te)
+        return ThreadProfile(fd, counter_mask)

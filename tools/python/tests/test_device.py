@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The binding against the real module: run where /dev/kprofile exists (the
+VM tests run it there); elsewhere every test skips and says why.
+
+Ioctls another part of the module may not provide yet (ENOTTY) are
+reported as skips naming the ioctl, never as passes.
+"""
+import errno
+import os
+import sys
+import threading
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import kprofile  # noqa: E402
+from kprofile import abi  # noqa: E402
+
+DEV = os.environ.get("KPROFILE_DEVICE", abi.DEVICE)
+
+
+def setUpModule():
+    if not os.path.exists(DEV):
+        raise unittest.SkipTest("%s missing: kprofile.ko is not loaded" % DEV)
+
+
+class DeviceTest(unittest.TestCase):
+    def setUp(self):
+        self.dev = kprofile.Device(DEV)
+        self.info = self.dev.info()
+
+    def tearDown(self):
+        self.dev.close()
+
+    def need(self, fn, *args, **kw):
+        try:
+            return fn(*args, **kw)
+        except kprofile.KprofileError as e:
+            if e.errno == errno.ENOTTY:
+                self.skipTest("module lacks %s" % e.request)
+            raise
+
+    @property
+    def has_pmu(self):
+        return self.info.interface != abi.INTERFACE_NONE
+
+    # --- info and sources ------------------------------------------------
+
+    def test_info(self):
+        i = self.info
+        self.assertEqual(i.abi_version, abi.ABI_VERSION)
+        self.assertIn(i.interface, abi.INTERFACE_NAMES)
+        self.assertEqual(i.interface == abi.INTERFACE_NONE, bool(i.reason),
+                         "reason %r" % i.reason)
+        self.assertEqual(i.num_cpus, os.sysconf("SC_NPROCESSORS_ONLN"))
+        self.assertIn(i.vendor, ("GenuineIntel", "AuthenticAMD",
+                                 "HygonGenuine", i.vendor))
+
+    def test_sources_listed_in_order_with_time_first(self):
+        srcs = self.dev.sources()
+        values = [s.value for s in srcs]
+        self.assertEqual(values, sorted(set(values)))
+        self.assertEqual(srcs[0].name, "ProfileTime")
+        self.assertTrue(srcs[0].supported)
+        for s in srcs:
+            self.assertEqual(s.supported, not s.reason,
+                             "%s: reason %r" % (s.name, s.reason))
+
+    def test_query_matches_list_and_names_resolve(self):
+        for s in self.dev.sources():
+            q = self.dev.query_source(s.name)
+            self.assertEqual((q.value, q.name, q.flags, q.select),
+                             (s.value, s.name, s.flags, s.select))
+        self.assertEqual(self.dev.source_id("time"), abi.SOURCE_TIME)
+        self.assertEqual(self.dev.source_id("ProfileTime"), abi.SOURCE_TIME)
+        self.assertEqual(self.dev.source_id("0x13"), 0x13)
+
+    def test_unknown_source_is_einval(self):
+        with self.assertRaises(kprofile.KprofileError) as cm:
+            self.dev.query_source(0xFFFF)
+        self.assertEqual(cm.exception.errno, errno.EINVAL)
+        with self.assertRaises(kprofile.KprofileError) as cm:
+            self.dev.source_id("NoSuchSource")
+        self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+    def test_interval_is_clamped_and_read_back(self):
+        t = self.dev.query_source(abi.SOURCE_TIME)
+        old = self.dev.get_interval(abi.SOURCE_TIME)
+        try:
+            got = self.dev.set_interval(abi.SOURCE_TIME, 1)
+            self.assertEqual(got, t.min_interval)
+            self.assertEqual(self.dev.get_interval("ProfileTime"), got)
+            got = self.dev.set_interval(abi.SOURCE_TIME, 0xFFFFFFFF)
+            self.assertEqual(got, t.max_interval)
+        finally:
+            self.dev.set_interval(abi.SOURCE_TIME, old)
+
+    # --- hardware-counter configuration ----------------------------------
+
+    def test_hw_config_more_than_16_is_einval(self):
+        with self.assertRaises(kprofile.KprofileError) as cm:
+            self.dev.set_hw_config([0x02] * (abi.MAX_COUNTERS + 1))
+        self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+    def test_hw_config_without_pmu_is_eopnotsupp_with_reason(self):
+        if self.has_pmu:
+            self.skipTest("this machine has a PMU (%s)"
+                          % self.info.interface_name)
+        with self.assertRaises(kprofile.KprofileError) as cm:
+            self.dev.set_hw_config([])
+        self.assertEqual(cm.exception.errno, errno.EOPNOTSUPP)
+        self.assertTrue(cm.exception.reason)
+        self.assertEqual(self.dev.query_hw_config(), [])
+
+    def test_hw_config_replaces_and_empties(self):
+        if not self.has_pmu:
+            self.skipTest("no PMU: %s" % self.info.reason)
+        counters = [s.value for s in self.dev.sources()
+                    if s.supported and s.value != abi.SOURCE_TIME]
+        counters = counters[:min(2, self.info.num_counters)]
+        try:
+            idx = self.dev.set_hw_config(counters)
+            got = self.dev.query_hw_config()
+            self.assertEqual([c.source for c in got], counters)
+            self.assertEqual([c.index for c in got], idx)
+            self.dev.set_hw_config([])
+            self.assertEqual(self.dev.query_hw_config(), [])
+        finally:
+            self.dev.set_hw_config([])
+
+    # --- thread profiling ------------------------------------------------
+
+    def test_thread_profiling_counts_switches_and_cycles(self):
+        with self.dev.thread_enable() as tp:
+            for _ in range(5):
+                time.sleep(0.002)  # each sleep switches out and back in
+            d = tp.read()
+        self.assertGreaterEqual(d.context_switches, 5)
+        self.assertGreater(d.cycle_time, 0)
+        self.assertEqual(d.threads, 1)
+        self.assertEqual(d.counters_valid, self.has_pmu)
+        if not d.counters_valid:
+            self.assertTrue(d.reason)
+            self.assertTrue(all(v is None for v in d.hw_counters))
+
+    def test_second_client_is_ebusy(self):
+        with self.dev.thread_enable():
+            with kprofile.Device(DEV) as other:
+                with self.assertRaises(kprofile.KprofileError) as cm:
+                    other.thread_enable()
+                self.assertEqual(cm.exception.errno, errno.EBUSY)
+        with self.dev.thread_enable() as tp:  # free again after close
+            self.assertGreaterEqual(tp.read().threads, 1)
+
+    def test_hw_config_set_while_enabled_is_ebusy(self):
+        if not self.has_pmu:
+            self.skipTest("no PMU: %s" % self.info.reason)
+        with self.dev.thread_enable():
+            with self.assertRaises(kprofile.KprofileError) as cm:
+                self.dev.set_hw_config([])
+            self.assertEqual(cm.exception.errno, errno.EBUSY)
+            self.assertIn("thread profiling", cm.exception.reason)
+
+    def test_inherit_follows_new_threads(self):
+        tids = []
+
+        def worker():
+            tids.append(threading.get_native_id())
+            for _ in range(3):
+                time.sleep(0.002)
+
+        with self.dev.thread_enable(inherit=True) as tp:
+            t = threading.Thread(target=worker)
+            t.start()
+            t.join()
+            total = tp.read()
+            per = tp.threads()
+        self.assertGreaterEqual(total.threads, 2)
+        byid = {e.tid: e for e in per}
+        self.assertIn(threading.get_native_id(), byid)
+        self.assertIn(tids[0], byid)
+        w = byid[tids[0]]
+        self.assertTrue(w.exited)
+        self.assertEqual(w.tgid, os.getpid())
+        self.assertGreaterEqual(w.context_switches, 3)
+        self.assertEqual(sum(e.context_switches for e in per),
+                         total.context_switches)
+
+    def test_without_inherit_new_threads_are_not_counted(self):
+        with self.dev.thread_enable() as tp:
+            t = threading.Thread(target=time.sleep, args=(0.002,))
+            t.start()
+            t.join()
+            self.assertEqual([e.tid for e in tp.threads()],
+                             [threading.get_native_id()])
+
+    # --- objects of other parts of the module ----------------------------
+
+    def test_profile_validation(self):
+        with self.assertRaises(kprofile.KprofileError) as cm:
+            self.need(self.dev.create_profile, 0x1000, 0x1000, 1)
+        self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+    def test_profile_time_counts_own_loop(self):
+        # The whole user half, in 2 GiB buckets: every hit of this
+        # process's busy loop lands in some bucket.
+        with self.need(self.dev.create_profile, 0, 1 << 47, 31) as p:
+            p.start()
+            end = time.monotonic() + 0.3
+            while time.monotonic() < end:
+                pass
+            p.stop()
+            st = p.stats()
+            self.assertGreater(st.hits, 0)
+            self.assertEqual(sum(p.buckets), st.hits)
+
+if __name__ == "__main__":
+    unittest.main()
