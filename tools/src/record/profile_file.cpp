@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: GPL-2.0
+// profile_file.cpp - read and write the record file (docs/record-format.md).
+#include "record/profile_file.h"
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace kprofile::record {
+
+static_assert(std::endian::native == std::endian::little,
+	      "the record file stores little-endian integers");
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kPreambleSize = 8 + 4 + 4 + 8;
+
+void put_le(std::string &out, std::uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+std::uint64_t get_le(const std::string &in, std::size_t off, int bytes)
+{
+	std::uint64_t v = 0;
+
+	for (int i = bytes - 1; i >= 0; i--)
+		v = (v << 8) | static_cast<unsigned char>(in[off + i]);
+	return v;
+}
+
+template <typename T>
+T field(const json &j, const char *key)
+{
+	auto it = j.find(key);
+
+	if (it == j.end())
+		throw FormatError(std::string("record file: missing key \"") + key + "\"");
+	try {
+		return it->get<T>();
+	} catch (const json::exception &) {
+		throw FormatError(std::string("record file: key \"") + key + "\" has the wrong type");
+	}
+}
+
+template <typename T>
+T field_or(const json &j, const char *key, T fallback)
+{
+	auto it = j.find(key);
+
+	if (it == j.end() || it->is_null())
+		return fallback;
+	try {
+		return it->get<T>();
+	} catch (const json::exception &) {
+		throw FormatError(std::string("record file: key \"") + key + "\" has the wrong type");
+	}
+}
+
+json machine_to_json(const MachineRecord &m)
+{
+	return {{"abi_version", m.abi_version}, {"interface", m.interface},
+		{"vendor", m.vendor}, {"family", m.family}, {"model", m.model},
+		{"perfmon_version", m.perfmon_version},
+		{"num_counters", m.num_counters}, {"counter_width", m.counter_width},
+		{"num_cpus", m.num_cpus}, {"reason", m.reason},
+		{"kernel_release", m.kernel_release}};
+}
+
+MachineRecord machine_from_json(const json &j)
+{
+	MachineRecord m;
+
+	m.abi_version = field_or<std::uint32_t>(j, "abi_version", 0);
+	m.interface = field_or<std::string>(j, "interface", "");
+	m.vendor = field_or<std::string>(j, "vendor", "");
+	m.family = field_or<std::uint32_t>(j, "family", 0);
+	m.model = field_or<std::uint32_t>(j, "model", 0);
+	m.perfmon_version = field_or<std::uint32_t>(j, "perfmon_version", 0);
+	m.num_counters = field_or<std::uint32_t>(j, "num_counters", 0);
+	m.counter_width = field_or<std::uint32_t>(j, "counter_width", 0);
+	m.num_cpus = field_or<std::uint32_t>(j, "num_cpus", 0);
+	m.reason = field_or<std::string>(j, "reason", "");
+	m.kernel_release = field_or<std::string>(j, "kernel_release", "");
+	return m;
+}
+
+} // namespace
+
+const char *range_kind_name(RangeKind kind)
+{
+	switch (kind) {
+	case RangeKind::Object:
+		return "object";
+	case RangeKind::Kernel:
+		return "kernel";
+	case RangeKind::CatchAll:
+		return "catchall";
+	}
+	return "object";
+}
+
+std::optional<RangeKind> range_kind_from_name(const std::string &name)
+{
+	if (name == "object")
+		return RangeKind::Object;
+	if (name == "kernel")
+		return RangeKind::Kernel;
+	if (name == "catchall")
+		return RangeKind::CatchAll;
+	return std::nullopt;
+}
+
+std::string serialize(const ProfileData &data)
+{
+	json header;
+	std::uint64_t data_offset = 0;
+
+	header["format"] = "kprofile-record";
+	header["version"] = kFileVersion;
+	header["machine"] = machine_to_json(data.machine);
+	header["target"] = data.target;
+	header["pid"] = data.pid;
+	header["command"] = data.command;
+	header["start_time"] = data.start_time;
+	header["duration_ns"] = data.duration_ns;
+	header["sources"] = json::array();
+	for (const auto &s : data.sources)
+		header["sources"].push_back({{"value", s.value}, {"name", s.name},
+					     {"interval", s.interval}, {"timer", s.timer}});
+	header["objects"] = json::array();
+	for (const auto &o : data.objects)
+		header["objects"].push_back({{"path", o.path}, {"build_id", o.build_id}});
+	header["ranges"] = json::array();
+	for (const auto &r : data.ranges) {
+		header["ranges"].push_back({
+			{"kind", range_kind_name(r.kind)}, {"source", r.source},
+			{"base", r.base}, {"size", r.size},
+			{"bucket_shift", r.bucket_shift}, {"mode", r.mode},
+			{"object", r.object}, {"file_offset", r.file_offset},
+			{"hits", r.hits}, {"outside", r.outside},
+			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
+			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
+		});
+		data_offset += r.buckets.size() * 4;
+	}
+	header["kernel_symbols"] = json::array();
+	for (const auto &k : data.kernel_symbols)
+		header["kernel_symbols"].push_back({{"addr", k.addr}, {"size", k.size},
+						    {"name", k.name}, {"module", k.module}});
+
+	std::string text = header.dump();
+	// Pad the header so the bucket data is 4-byte aligned.
+	while ((kPreambleSize + text.size()) % 4)
+		text.push_back(' ');
+
+	std::string out(kFileMagic, sizeof(kFileMagic));
+	put_le(out, kFileVersion, 4);
+	put_le(out, 0, 4);
+	put_le(out, text.size(), 8);
+	out += text;
+	out.reserve(out.size() + data_offset);
+	for (const auto &r : data.ranges)
+		for (std::uint32_t b : r.buckets)
+			put_le(out, b, 4);
+	return out;
+}
+
+ProfileData parse(const std::string &bytes)
+{
+	ProfileData data;
+
+	if (bytes.size() < kPreambleSize || std::memcmp(bytes.data(), kFileMagic, 8) != 0)
+		throw FormatError("not a kprofile record file (bad magic)");
+	data.version = static_cast<std::uint32_t>(get_le(bytes, 8, 4));
+	if (data.version == 0 || data.version > kFileVersion)
+		throw FormatError("record file version " + std::to_string(data.version) +
+				  " is newer than this kprofile understands (" +
+				  std::to_string(kFileVersion) + "); upgrade kprofile");
+	std::uint64_t header_len = get_le(bytes, 16, 8);
+	if (header_len > bytes.size() - kPreambleSize)
+		throw FormatError("record file is truncated (header)");
+
+	json header;
+	try {
+		header = json::parse(bytes.substr(kPreambleSize, header_len));
+	} catch (const json::exception &e) {
+		throw FormatError(std::string("record file header is not valid JSON: ") + e.what());
+	}
+	if (!header.is_object() || field_or<std::string>(header, "format", "") != "kprofile-record")
+		throw FormatError("record file header does not describe a kprofile record");
+
+	const std::size_t data_start = kPreambleSize + header_len;
+	const std::uint64_t data_len = bytes.size() - data_start;
+
+	data.machine = machine_from_json(field_or<json>(header, "machine", json::object()));
+	data.target = field_or<std::string>(header, "target", "");
+	data.pid = field_or<std::int64_t>(header, "pid", 0);
+	data.command = field_or<std::vector<std::string>>(header, "command", {});
+	data.start_time = field_or<std::uint64_t>(header, "start_time", 0);
+	data.duration_ns = field_or<std::uint64_t>(header, "duration_ns", 0);
+	for (const auto &s : field<json>(header, "sources"))
+		data.sources.push_back({field<std::uint32_t>(s, "value"), field<std::string>(s, "name"),
+					field<std::uint32_t>(s, "interval"),
+					field_or<bool>(s, "timer", false)});
+	for (const auto &o : field<json>(header, "objects"))
+		data.objects.push_back({field<std::string>(o, "path"),
+					field_or<std::string>(o, "build_id", "")});
+	for (const auto &r : field<json>(header, "ranges")) {
+		RangeRecord rr;
+		auto kind = range_kind_from_name(field<std::string>(r, "kind"));
+
+		if (!kind)
+			throw FormatError("record file: unknown range kind");
+		rr.kind = *kind;
+		rr.source = field<std::uint32_t>(r, "source");
+		rr.base = field<std::uint64_t>(r, "base");
+		rr.size = field<std::uint64_t>(r, "size");
+		rr.bucket_shift = field<std::uint32_t>(r, "bucket_shift");
+		rr.mode = field_or<std::uint32_t>(r, "mode", 0);
+		rr.object = field_or<int>(r, "object", -1);
+		rr.file_offset = field_or<std::uint64_t>(r, "file_offset", 0);
+		rr.hits = field_or<std::uint64_t>(r, "hits", 0);
+		rr.outside = field_or<std::uint64_t>(r, "outside", 0);
+		rr.unavailable = field_or<std::uint64_t>(r, "unavailable", 0);
+		rr.wrong_mode = field_or<std::uint64_t>(r, "wrong_mode", 0);
+		if (rr.bucket_shift < 2 || rr.bucket_shift > 31)
+			throw FormatError("record file: bucket_shift out of range");
+		if (rr.object < -1 || rr.object >= static_cast<int>(data.objects.size()))
+			throw FormatError("record file: range refers to a missing object");
+		std::uint64_t n = field<std::uint64_t>(r, "buckets");
+		std::uint64_t off = field<std::uint64_t>(r, "data_offset");
+		if (n > data_len / 4 || off > data_len - n * 4 || off % 4)
+			throw FormatError("record file is truncated (bucket data)");
+		rr.buckets.resize(n);
+		for (std::uint64_t i = 0; i < n; i++)
+			rr.buckets[i] = static_cast<std::uint32_t>(get_le(bytes, data_start + off + i * 4, 4));
+		data.ranges.push_back(std::move(rr));
+	}
+	for (const auto &k : field_or<json>(header, "kernel_symbols", json::array()))
+		data.kernel_symbols.push_back({field<std::uint64_t>(k, "addr"),
+					       field_or<std::uint64_t>(k, "size", 0),
+					       field<std::string>(k, "name"),
+					       field_or<std::string>(k, "module", "")});
+	return data;
+}
+
+void write_file(const std::string &path, const ProfileData &data)
+{
+	const std::string bytes = serialize(data);
+	const std::string tmp = path + ".tmp";
+	{
+		std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+
+		if (!out)
+			throw FormatError("cannot create " + tmp + ": " + std::strerror(errno) +
+					  " (choose another -o FILE or directory)");
+		out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+		if (!out.flush())
+			throw FormatError("cannot write " + tmp + ": " + std::strerror(errno));
+	}
+	if (std::rename(tmp.c_str(), path.c_str()) != 0)
+		throw FormatError("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+}
+
+ProfileData read_file(const std::string &path)
+{
+	std::ifstream in(path, std::ios::binary);
+
+	if (!in)
+		throw FormatError("cannot open " + path + ": " + std::strerror(errno) +
+				  " (run `kprofile record` first, or pass -i FILE)");
+	std::ostringstream ss;
+	ss << in.rdbuf();
+	return parse(ss.str());
+}
+
+} // namespace kprofile::record

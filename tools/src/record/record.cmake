@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: GPL-2.0
+# record.cmake - `kprofile record/report/top`: the kprofile_record library,
+# its unit tests and their ELF fixtures.  Included from tools/CMakeLists.txt
+# after the tool's own targets (it needs GTest, nlohmann_json and fmt found).
+
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
+
+set(KP_RECORD_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+add_library(kprofile_record STATIC
+	${KP_RECORD_DIR}/profile_file.cpp
+	${KP_RECORD_DIR}/maps.cpp
+	${KP_RECORD_DIR}/symbol_table.cpp
+	${KP_RECORD_DIR}/symbolize.cpp
+	${KP_RECORD_DIR}/resolver.cpp
+	${KP_RECORD_DIR}/report_model.cpp
+	${KP_RECORD_DIR}/report_render.cpp)
+target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..)
+target_compile_features(kprofile_record PUBLIC cxx_std_20)
+target_link_libraries(kprofile_record PUBLIC PkgConfig::KP_LIBELF fmt::fmt
+	nlohmann_json::nlohmann_json)
+
+if(TARGET GTest::gtest_main OR GTest_FOUND)
+	set(KP_FIX ${CMAKE_CURRENT_LIST_DIR}/../../tests/fixtures)
+	# An ELF with C and C++ functions and symbols, and a stripped copy.
+	add_library(kp_record_fixture SHARED ${KP_FIX}/record_fixture_c.c
+		${KP_FIX}/record_fixture_cpp.cpp)
+	set_target_properties(kp_record_fixture PROPERTIES
+		COMPILE_OPTIONS "-O1;-fno-inline;-g0")
+	add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so
+		COMMAND strip --strip-all -o ${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so
+			$<TARGET_FILE:kp_record_fixture>
+		DEPENDS kp_record_fixture)
+	add_custom_target(kp_record_fixture_stripped ALL
+		DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so)
+
+	add_executable(test_record
+		${KP_FIX}/../test_record_format.cpp
+		${KP_FIX}/../test_record_maps.cpp
+		${KP_FIX}/../test_record_symbolize.cpp
+		${KP_FIX}/../test_record_split.cpp
+		${KP_FIX}/../test_record_json.cpp)
+	add_dependencies(test_record kp_record_fixture_stripped)
+	target_compile_definitions(test_record PRIVATE
+		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
+		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so")
+	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
+	gtest_discover_tests(test_record)
+endif()

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+// report_model.cpp - buckets to symbol rows, totals, raw dumps.
+#include "record/report_model.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <stdexcept>
+#include <tuple>
+
+namespace kprofile::record {
+
+namespace {
+
+std::string hex(std::uint64_t v)
+{
+	char buf[32];
+
+	std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return buf;
+}
+
+std::string basename_of(const std::string &path)
+{
+	auto slash = path.rfind('/');
+
+	return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The name shown for an address no symbol covers.
+std::string unresolved_name(const ProfileData &data, const RangeRecord &r, std::uint64_t addr)
+{
+	if (r.kind == RangeKind::Object)
+		return object_label(data, r) + "+" + hex(addr - r.base + r.file_offset);
+	return hex(addr);
+}
+
+} // namespace
+
+std::string source_name(const ProfileData &data, std::uint32_t value)
+{
+	for (const auto &s : data.sources)
+		if (s.value == value)
+			return s.name;
+	return hex(value);
+}
+
+bool source_matches(const ProfileData &data, std::uint32_t value,
+		    const std::vector<std::string> &filter)
+{
+	if (filter.empty())
+		return true;
+	const std::string name = source_name(data, value);
+	for (const auto &f : filter) {
+		if (f == name || f == std::to_string(value) || f == hex(value))
+			return true;
+		// "Time" matches "ProfileTime", as `kprofile sources` names.
+		if (name == "Profile" + f)
+			return true;
+	}
+	return false;
+}
+
+std::string object_label(const ProfileData &data, const RangeRecord &range)
+{
+	switch (range.kind) {
+	case RangeKind::Kernel:
+		return "[kernel]";
+	case RangeKind::CatchAll:
+		return "[unattributed]";
+	case RangeKind::Object:
+		break;
+	}
+	if (range.object < 0)
+		return "[anon]";
+	return basename_of(data.objects[range.object].path);
+}
+
+std::vector<std::string> parse_sort_keys(const std::string &spec)
+{
+	std::vector<std::string> keys;
+	std::size_t pos = 0;
+
+	while (pos <= spec.size()) {
+		auto comma = spec.find(',', pos);
+		std::string k = spec.substr(pos, comma == std::string::npos ? std::string::npos
+									   : comma - pos);
+		if (!k.empty()) {
+			if (k != "overhead" && k != "hits" && k != "source" && k != "object" &&
+			    k != "symbol")
+				throw std::invalid_argument("unknown sort key '" + k +
+							    "': use overhead, hits, source, object or symbol");
+			keys.push_back(k);
+		}
+		if (comma == std::string::npos)
+			break;
+		pos = comma + 1;
+	}
+	if (keys.empty())
+		keys.push_back("overhead");
+	return keys;
+}
+
+void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys)
+{
+	auto cmp = [&](const Row &a, const Row &b) {
+		for (const auto &k : keys) {
+			if (k == "overhead" && a.overhead != b.overhead)
+				return a.overhead > b.overhead;
+			if (k == "hits" && a.hits != b.hits)
+				return a.hits > b.hits;
+			if (k == "source" && a.source != b.source)
+				return a.source < b.source;
+			if (k == "object" && a.object != b.object)
+				return a.object < b.object;
+			if (k == "symbol" && a.symbol != b.symbol)
+				return a.symbol < b.symbol;
+		}
+		// A total order, so output is stable across runs.
+		return std::tie(b.hits, a.source, a.object, a.symbol) <
+		       std::tie(a.hits, b.source, b.object, b.symbol);
+	};
+	std::stable_sort(rows.begin(), rows.end(), cmp);
+}
+
+Report build_report(const ProfileData &data, RangeResolver &resolver,
+		    const std::vector<std::string> &source_filter)
+{
+	Report rep;
+	std::map<std::tuple<std::uint32_t, std::string, std::string>, Row> rows;
+	std::map<std::uint32_t, SourceTotals> totals;
+
+	for (const auto &s : data.sources) {
+		if (!source_matches(data, s.value, source_filter))
+			continue;
+		auto &t = totals[s.value];
+		t.value = s.value;
+		t.name = s.name;
+		t.interval = s.interval;
+		t.timer = s.timer;
+	}
+
+	for (const auto &r : data.ranges) {
+		if (!source_matches(data, r.source, source_filter))
+			continue;
+		auto &t = totals[r.source];
+		t.value = r.source;
+		if (t.name.empty())
+			t.name = source_name(data, r.source);
+		if (r.kind == RangeKind::CatchAll) {
+			t.has_catchall = true;
+			for (auto b : r.buckets)
+				t.total += b;
+			continue;
+		}
+
+		RangeResolver::View view = resolver.view(data, r);
+		const std::string obj = object_label(data, r);
+		const std::string path = r.object >= 0 ? data.objects[r.object].path : obj;
+		auto add = [&](const std::string &sym, bool resolved, double hits, bool exact,
+			       std::uint64_t addr, std::uint64_t whole) {
+			Row &row = rows[{r.source, path, sym}];
+			if (row.symbol.empty()) {
+				row.source = r.source;
+				row.source_name = t.name;
+				row.object = obj;
+				row.object_path = path;
+				row.symbol = sym;
+				row.resolved = resolved;
+				row.address = addr;
+			}
+			row.hits += hits;
+			if (exact)
+				row.exact_hits += whole;
+			else
+				row.ambiguous = true;
+			if (!row.address || addr < *row.address)
+				row.address = addr;
+		};
+
+		for (std::size_t i = 0; i < r.buckets.size(); i++) {
+			const std::uint64_t hits = r.buckets[i];
+			if (!hits)
+				continue;
+			t.attributed += hits;
+			const std::uint64_t lo = r.bucket_base(i);
+			const std::uint64_t hi = std::min(lo + r.bucket_size(), r.base + r.size);
+			std::optional<std::uint64_t> tlo, thi;
+			if (view.table && view.translate) {
+				tlo = view.translate(lo);
+				thi = view.translate(hi - 1);
+			}
+			Split split;
+			if (tlo && thi)
+				split = split_bucket(*view.table, *tlo, *thi + 1, hits);
+			if (split.parts.empty()) {
+				add(unresolved_name(data, r, lo), false, static_cast<double>(hits),
+				    true, lo, hits);
+				continue;
+			}
+			for (const auto &p : split.parts) {
+				std::uint64_t at = lo;
+				if (p.symbol->start > *tlo)
+					at = lo + (p.symbol->start - *tlo);
+				add(p.symbol->name, true, p.hits, split.exact, at, hits);
+			}
+		}
+	}
+
+	for (auto &[value, t] : totals) {
+		if (!t.has_catchall || t.total < t.attributed)
+			t.total = std::max(t.total, t.attributed);
+		t.unattributed = t.total - t.attributed;
+		if (t.unattributed) {
+			Row row;
+			row.source = value;
+			row.source_name = t.name;
+			row.object = "[unattributed]";
+			row.object_path = "[unattributed]";
+			row.symbol = "[outside every profiled range]";
+			row.hits = static_cast<double>(t.unattributed);
+			row.exact_hits = t.unattributed;
+			rows[{value, row.object_path, row.symbol}] = row;
+		}
+		rep.sources.push_back(t);
+	}
+	for (auto &[key, row] : rows) {
+		const auto &t = totals[row.source];
+		row.overhead = t.total ? 100.0 * row.hits / static_cast<double>(t.total) : 0.0;
+		rep.rows.push_back(std::move(row));
+	}
+	sort_rows(rep.rows, {"overhead"});
+	rep.warnings = resolver.warnings();
+	return rep;
+}
+
+std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resolver,
+				   const std::vector<std::string> &source_filter)
+{
+	std::vector<RawBucket> out;
+
+	for (const auto &r : data.ranges) {
+		if (!source_matches(data, r.source, source_filter))
+			continue;
+		RangeResolver::View view;
+		if (r.kind != RangeKind::CatchAll)
+			view = resolver.view(data, r);
+		for (std::size_t i = 0; i < r.buckets.size(); i++) {
+			if (!r.buckets[i])
+				continue;
+			RawBucket b;
+			b.source = r.source;
+			b.source_name = source_name(data, r.source);
+			b.object = object_label(data, r);
+			b.address = r.bucket_base(i);
+			b.size = r.bucket_size();
+			b.hits = r.buckets[i];
+			std::optional<std::uint64_t> tlo;
+			if (view.table && view.translate)
+				tlo = view.translate(b.address);
+			if (tlo) {
+				for (const auto &o : view.table->overlaps(*tlo, *tlo + b.size)) {
+					if (!b.symbol.empty())
+						b.symbol += " | ";
+					b.symbol += o.symbol->name;
+					if (*tlo > o.symbol->start)
+						b.symbol += "+" + hex(*tlo - o.symbol->start);
+				}
+			}
+			if (b.symbol.empty() && r.kind != RangeKind::CatchAll)
+				b.symbol = unresolved_name(data, r, b.address);
+			out.push_back(std::move(b));
+		}
+	}
+	return out;
+}
+
+} // namespace kprofile::record

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0
+// report_model.h - turn a recording's buckets into per-symbol rows.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/profile_file.h"
+#include "record/symbol_table.h"
+
+namespace kprofile::record {
+
+// Resolves a range's addresses to a symbol table in that table's address
+// space.  Implemented over ELF files and kernel symbols (Symbolizer), and
+// by tests over hand-made tables.
+class RangeResolver {
+public:
+	virtual ~RangeResolver() = default;
+	struct View {
+		const SymbolTable *table = nullptr;	// nullptr: no symbols
+		// Runtime address -> table address, nullopt when unmapped.
+		std::function<std::optional<std::uint64_t>(std::uint64_t)> translate;
+	};
+	virtual View view(const ProfileData &data, const RangeRecord &range) = 0;
+	// Problems worth telling the user (missing files, build-id mismatch).
+	virtual std::vector<std::string> warnings() const { return {}; }
+};
+
+struct Row {
+	std::uint32_t source = 0;
+	std::string source_name;
+	std::string object;	// basename of the object path, "[kernel]", ...
+	std::string object_path;
+	std::string symbol;	// demangled name, or "object+0xoffset"
+	bool resolved = false;	// a symbol, not an object+offset
+	bool ambiguous = false;	// some hits came from buckets shared with
+				// another symbol (split by overlap)
+	double hits = 0;	// may be fractional from split buckets
+	std::uint64_t exact_hits = 0;	// hits from buckets wholly its own
+	double overhead = 0;	// percent of the source's total
+	std::optional<std::uint64_t> address;	// first runtime address seen
+};
+
+struct SourceTotals {
+	std::uint32_t value = 0;
+	std::string name;
+	std::uint32_t interval = 0;
+	bool timer = false;
+	std::uint64_t total = 0;	// all hits of the target (catch-all)
+	std::uint64_t attributed = 0;	// hits in object and kernel ranges
+	std::uint64_t unattributed = 0;	// total - attributed
+	bool has_catchall = false;
+};
+
+struct Report {
+	std::vector<SourceTotals> sources;
+	std::vector<Row> rows;
+	std::vector<std::string> warnings;
+};
+
+// One non-zero bucket, for --raw.
+struct RawBucket {
+	std::uint32_t source = 0;
+	std::string source_name;
+	std::string object;
+	std::uint64_t address = 0;
+	std::uint64_t size = 0;
+	std::uint64_t hits = 0;
+	std::string symbol;	// "name+0xoff", or several joined by " | "
+};
+
+// Sort keys: "overhead"/"hits", "source", "object", "symbol".  Unknown
+// keys throw std::invalid_argument naming the valid ones.
+void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys);
+std::vector<std::string> parse_sort_keys(const std::string &spec);
+
+// Build the report; @source_filter keeps only sources matching by name
+// or value (empty keeps all).  The "[unattributed]" row carries hits of
+// the catch-all profile that no object or kernel range saw.
+Report build_report(const ProfileData &data, RangeResolver &resolver,
+		    const std::vector<std::string> &source_filter = {});
+std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resolver,
+				   const std::vector<std::string> &source_filter = {});
+
+// The source's name as recorded, or its value in hex.
+std::string source_name(const ProfileData &data, std::uint32_t value);
+bool source_matches(const ProfileData &data, std::uint32_t value,
+		    const std::vector<std::string> &filter);
+std::string object_label(const ProfileData &data, const RangeRecord &range);
+
+} // namespace kprofile::record

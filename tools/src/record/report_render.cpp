@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+// report_render.cpp - text and JSON renderings of a report.
+#include "record/report_render.h"
+
+#include <algorithm>
+#include <cinttypes>
+
+#include <fmt/format.h>
+
+namespace kprofile::record {
+
+using nlohmann::json;
+
+namespace {
+
+std::string hex(std::uint64_t v)
+{
+	return fmt::format("{:#x}", v);
+}
+
+std::string hits_text(const Row &r)
+{
+	if (r.hits == static_cast<double>(static_cast<std::uint64_t>(r.hits)))
+		return fmt::format("{}", static_cast<std::uint64_t>(r.hits));
+	return fmt::format("{:.1f}", r.hits);
+}
+
+json machine_json(const MachineRecord &m)
+{
+	return {{"interface", m.interface}, {"vendor", m.vendor}, {"family", m.family},
+		{"model", m.model}, {"num_cpus", m.num_cpus},
+		{"kernel_release", m.kernel_release}, {"abi_version", m.abi_version}};
+}
+
+} // namespace
+
+std::string interval_text(const SourceTotals &s)
+{
+	if (s.timer)
+		return fmt::format("{:.3f} ms", s.interval / 10000.0);
+	return fmt::format("{} events", s.interval);
+}
+
+std::string render_table(const ProfileData &data, const Report &report, std::size_t limit)
+{
+	std::string out;
+
+	if (!data.command.empty()) {
+		std::string cmd;
+		for (const auto &a : data.command)
+			cmd += (cmd.empty() ? "" : " ") + a;
+		out += fmt::format("# Command: {}\n", cmd);
+	} else if (data.target == "pid") {
+		out += fmt::format("# Process: {}\n", data.pid);
+	} else if (data.target == "system") {
+		out += "# System-wide\n";
+	}
+	out += fmt::format("# Duration: {:.3f} s\n", data.duration_ns / 1e9);
+	for (const auto &s : report.sources) {
+		out += fmt::format("# Source {} ({:#x}), interval {}: {} hits", s.name, s.value,
+				   interval_text(s), s.total);
+		if (s.has_catchall)
+			out += fmt::format(", {} unattributed ({:.1f}%)", s.unattributed,
+					   s.total ? 100.0 * s.unattributed / s.total : 0.0);
+		out += "\n";
+	}
+	for (const auto &w : report.warnings)
+		out += "# warning: " + w + "\n";
+
+	std::size_t wsrc = 6, wobj = 6;
+	std::size_t n = limit ? std::min(limit, report.rows.size()) : report.rows.size();
+	for (std::size_t i = 0; i < n; i++) {
+		wsrc = std::max(wsrc, report.rows[i].source_name.size());
+		wobj = std::max(wobj, report.rows[i].object.size());
+	}
+	out += "#\n";
+	out += fmt::format("# {:>8}  {:>10}  {:<{}}  {:<{}}  {}\n", "Overhead", "Hits", "Source",
+			   wsrc, "Object", wobj, "Symbol");
+	bool any_ambiguous = false;
+	for (std::size_t i = 0; i < n; i++) {
+		const Row &r = report.rows[i];
+		any_ambiguous |= r.ambiguous;
+		out += fmt::format("  {:>7.2f}%  {:>10}  {:<{}}  {:<{}}  {}{}\n", r.overhead,
+				   hits_text(r), r.source_name, wsrc, r.object, wobj, r.symbol,
+				   r.ambiguous ? " *" : "");
+	}
+	if (report.rows.empty())
+		out += "# (no hits: the target may have been idle, or too short for the interval)\n";
+	if (any_ambiguous)
+		out += "#\n# * some hits came from buckets shared with another symbol; they were split "
+		       "by bytes of overlap (record with a smaller -b for exact attribution)\n";
+	return out;
+}
+
+std::string render_raw(const std::vector<RawBucket> &buckets)
+{
+	std::string out = fmt::format("# {:<18}  {:>6}  {:>10}  {:<12}  {:<16}  {}\n", "Address",
+				      "Bytes", "Hits", "Source", "Object", "Symbol");
+	for (const auto &b : buckets)
+		out += fmt::format("  {:#018x}  {:>6}  {:>10}  {:<12}  {:<16}  {}\n", b.address,
+				   b.size, b.hits, b.source_name, b.object, b.symbol);
+	return out;
+}
+
+json report_json(const ProfileData &data, const Report &report)
+{
+	json doc;
+
+	doc["version"] = kReportJsonVersion;
+	doc["machine"] = machine_json(data.machine);
+	doc["target"] = data.target;
+	doc["pid"] = data.pid;
+	doc["command"] = data.command;
+	doc["duration_ns"] = data.duration_ns;
+	doc["sources"] = json::array();
+	for (const auto &s : report.sources)
+		doc["sources"].push_back({{"value", s.value}, {"name", s.name},
+					  {"interval", s.interval}, {"timer", s.timer},
+					  {"total", s.total}, {"attributed", s.attributed},
+					  {"unattributed", s.unattributed},
+					  {"has_catchall", s.has_catchall}});
+	doc["rows"] = json::array();
+	for (const auto &r : report.rows)
+		doc["rows"].push_back({{"overhead", r.overhead}, {"hits", r.hits},
+				       {"exact_hits", r.exact_hits}, {"source", r.source_name},
+				       {"source_value", r.source}, {"object", r.object},
+				       {"object_path", r.object_path}, {"symbol", r.symbol},
+				       {"resolved", r.resolved}, {"ambiguous", r.ambiguous},
+				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)}});
+	doc["warnings"] = report.warnings;
+	return doc;
+}
+
+json raw_json(const ProfileData &data, const std::vector<RawBucket> &buckets)
+{
+	json doc;
+
+	doc["version"] = kReportJsonVersion;
+	doc["machine"] = machine_json(data.machine);
+	doc["buckets"] = json::array();
+	for (const auto &b : buckets)
+		doc["buckets"].push_back({{"address", hex(b.address)}, {"bytes", b.size},
+					  {"hits", b.hits}, {"source", b.source_name},
+					  {"source_value", b.source}, {"object", b.object},
+					  {"symbol", b.symbol}});
+	return doc;
+}
+
+} // namespace kprofile::record

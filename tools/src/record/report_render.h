@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-2.0
+// report_render.h - `kprofile report` output: table, raw dump, JSON.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "record/report_model.h"
+
+namespace kprofile::record {
+
+inline constexpr int kReportJsonVersion = 1;
+
+// The perf-report-like table (Overhead, Hits, Source, Object, Symbol),
+// preceded by "#" comment lines with the totals per source; at most
+// @limit rows (0: all).
+std::string render_table(const ProfileData &data, const Report &report, std::size_t limit = 0);
+// The kernrate-style dump: every non-zero bucket with its address.
+std::string render_raw(const std::vector<RawBucket> &buckets);
+
+// JSON documents (keys documented in docs/record-format.md).
+nlohmann::json report_json(const ProfileData &data, const Report &report);
+nlohmann::json raw_json(const ProfileData &data, const std::vector<RawBucket> &buckets);
+
+// "1.000 ms" for ProfileTime intervals (100 ns units), "N events" else.
+std::string interval_text(const SourceTotals &s);
+
+} // namespace kprofile::record

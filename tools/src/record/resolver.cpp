@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+// resolver.cpp - symbol views of recorded ranges.
+#include "record/resolver.h"
+
+namespace kprofile::record {
+
+const ElfObject *FileResolver::object(const ProfileData &data, int index)
+{
+	auto it = objects_.find(index);
+	if (it != objects_.end())
+		return it->second ? &*it->second : nullptr;
+
+	const ObjectRecord &rec = data.objects[index];
+	std::optional<ElfObject> obj;
+	std::string path = rec.path;
+	const std::string deleted = " (deleted)";
+	if (path.size() > deleted.size() &&
+	    path.compare(path.size() - deleted.size(), deleted.size(), deleted) == 0)
+		path.resize(path.size() - deleted.size());
+	if (!path.empty() && path[0] == '/') {
+		std::string err;
+		obj = ElfObject::load(path, &err);
+		if (!obj)
+			warnings_.push_back("no symbols for " + rec.path + " (" + err +
+					    "): its hits are shown as object+offset");
+		else if (!rec.build_id.empty() && obj->build_id() != rec.build_id) {
+			warnings_.push_back(rec.path + " changed since the recording (build-id " +
+					    obj->build_id() + ", recorded " + rec.build_id +
+					    "): its hits are shown as object+offset");
+			obj.reset();
+		} else if (obj->symbols().empty()) {
+			warnings_.push_back(rec.path + " has no symbol table (stripped); install its "
+				"debug symbols (-dbgsym package) to see function names");
+		}
+	}
+	auto &slot = objects_[index];
+	slot = std::move(obj);
+	return slot ? &*slot : nullptr;
+}
+
+RangeResolver::View FileResolver::view(const ProfileData &data, const RangeRecord &range)
+{
+	View v;
+
+	if (range.kind == RangeKind::Kernel) {
+		if (!kernel_) {
+			auto syms = data.kernel_symbols;
+			if (syms.empty())
+				syms = read_kallsyms();
+			if (syms.empty())
+				warnings_.push_back("no kernel symbols (recorded without /proc/kallsyms "
+					"access, and it is unreadable now): kernel hits are shown as "
+					"addresses; run as root or set kernel.kptr_restrict=0");
+			kernel_ = kernel_symbol_table(syms);
+		}
+		v.table = &*kernel_;
+		v.translate = [](std::uint64_t a) { return std::optional<std::uint64_t>(a); };
+		return v;
+	}
+	if (range.kind != RangeKind::Object || range.object < 0)
+		return v;
+	const ElfObject *obj = object(data, range.object);
+	if (!obj)
+		return v;
+	v.table = &obj->symbols();
+	const std::uint64_t base = range.base, off = range.file_offset;
+	v.translate = [obj, base, off](std::uint64_t a) {
+		return obj->offset_to_vaddr(a - base + off);
+	};
+	return v;
+}
+
+std::vector<std::string> FileResolver::warnings() const
+{
+	return warnings_;
+}
+
+} // namespace kprofile::record

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+// symbol_table.cpp - address lookups and bucket splitting.
+#include "record/symbol_table.h"
+
+#include <algorithm>
+
+namespace kprofile::record {
+
+void SymbolTable::add(std::uint64_t start, std::uint64_t size, std::string name)
+{
+	symbols_.push_back({start, start + size, std::move(name)});
+	finalized_ = false;
+}
+
+void SymbolTable::finalize(std::uint64_t limit)
+{
+	std::stable_sort(symbols_.begin(), symbols_.end(),
+			 [](const Symbol &a, const Symbol &b) { return a.start < b.start; });
+	// Aliases (same start) keep the first added: callers add the
+	// preferred name first (global before local, .symtab before .dynsym).
+	std::vector<Symbol> out;
+	for (auto &s : symbols_) {
+		if (!out.empty() && out.back().start == s.start) {
+			out.back().end = std::max(out.back().end, s.end);
+			continue;
+		}
+		out.push_back(std::move(s));
+	}
+	for (std::size_t i = 0; i < out.size(); i++) {
+		if (out[i].end > out[i].start)
+			continue;
+		std::uint64_t next = i + 1 < out.size() ? out[i + 1].start : out[i].start + limit;
+		out[i].end = std::min(next, out[i].start + limit);
+		if (out[i].end <= out[i].start)
+			out[i].end = out[i].start + 1;
+	}
+	symbols_ = std::move(out);
+	finalized_ = true;
+}
+
+const Symbol *SymbolTable::find(std::uint64_t addr) const
+{
+	auto v = overlaps(addr, addr + 1);
+
+	return v.empty() ? nullptr : v.back().symbol;
+}
+
+std::vector<Overlap> SymbolTable::overlaps(std::uint64_t lo, std::uint64_t hi) const
+{
+	std::vector<Overlap> out;
+
+	if (hi <= lo)
+		return out;
+	// The first symbol starting after @lo; symbols before it may still
+	// reach into the range (sizes overlap for nested symbols), so walk
+	// back while they could.
+	auto it = std::upper_bound(symbols_.begin(), symbols_.end(), lo,
+				   [](std::uint64_t a, const Symbol &s) { return a < s.start; });
+	auto first = it;
+	while (first != symbols_.begin() && std::prev(first)->end > lo)
+		--first;
+	for (auto s = first; s != symbols_.end() && s->start < hi; ++s) {
+		std::uint64_t a = std::max(lo, s->start), b = std::min(hi, s->end);
+
+		if (b > a)
+			out.push_back({&*s, b - a});
+	}
+	return out;
+}
+
+Split split_bucket(const SymbolTable &table, std::uint64_t lo, std::uint64_t hi,
+		   std::uint64_t hits)
+{
+	Split split;
+	auto ov = table.overlaps(lo, hi);
+	std::uint64_t covered = 0;
+
+	for (const auto &o : ov)
+		covered += o.bytes;
+	if (ov.empty() || covered == 0)
+		return split;
+	split.exact = ov.size() == 1;
+	for (const auto &o : ov)
+		split.parts.push_back({o.symbol, static_cast<double>(hits) * o.bytes / covered});
+	return split;
+}
+
+} // namespace kprofile::record

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+// symbolize.cpp - ELF symbol tables, build-ids, demangling, kallsyms.
+#include "record/symbolize.h"
+
+#include <cxxabi.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+namespace kprofile::record {
+
+namespace {
+
+struct FreeDeleter {
+	void operator()(char *p) const { std::free(p); }
+};
+
+class Fd {
+public:
+	explicit Fd(int fd) : fd_(fd) {}
+	~Fd()
+	{
+		if (fd_ >= 0)
+			::close(fd_);
+	}
+	Fd(const Fd &) = delete;
+	Fd &operator=(const Fd &) = delete;
+	int get() const { return fd_; }
+
+private:
+	int fd_;
+};
+
+struct ElfDeleter {
+	void operator()(Elf *e) const { elf_end(e); }
+};
+using ElfPtr = std::unique_ptr<Elf, ElfDeleter>;
+
+bool elf_ready()
+{
+	static const bool ok = elf_version(EV_CURRENT) != EV_NONE;
+	return ok;
+}
+
+std::string hex(const unsigned char *p, std::size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	std::string s;
+
+	for (std::size_t i = 0; i < n; i++) {
+		s.push_back(digits[p[i] >> 4]);
+		s.push_back(digits[p[i] & 15]);
+	}
+	return s;
+}
+
+std::string build_id_of(Elf *elf)
+{
+	Elf_Scn *scn = nullptr;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *data = elf_getdata(scn, nullptr);
+		if (!data)
+			continue;
+		std::size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nhdr;
+		while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
+			if (nhdr.n_type == NT_GNU_BUILD_ID && nhdr.n_namesz == 4 &&
+			    std::memcmp(static_cast<char *>(data->d_buf) + name_off, "GNU", 4) == 0)
+				return hex(static_cast<unsigned char *>(data->d_buf) + desc_off,
+					   nhdr.n_descsz);
+		}
+	}
+	return "";
+}
+
+// Add the function symbols of section type @type; returns how many.
+std::size_t add_symbols(Elf *elf, Elf64_Word type, SymbolTable &table)
+{
+	Elf_Scn *scn = nullptr;
+	std::size_t added = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != type || shdr.sh_entsize == 0)
+			continue;
+		Elf_Data *data = elf_getdata(scn, nullptr);
+		if (!data)
+			continue;
+		const std::size_t n = shdr.sh_size / shdr.sh_entsize;
+		// Globals first, so an alias keeps its exported name.
+		for (int pass = 0; pass < 2; pass++) {
+			for (std::size_t i = 0; i < n; i++) {
+				GElf_Sym sym;
+
+				if (!gelf_getsym(data, static_cast<int>(i), &sym))
+					continue;
+				const int st = GELF_ST_TYPE(sym.st_info);
+				const bool global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+				if ((st != STT_FUNC && st != STT_GNU_IFUNC) ||
+				    sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
+					continue;
+				if (global != (pass == 0))
+					continue;
+				const char *name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+				if (!name || !*name)
+					continue;
+				table.add(sym.st_value, sym.st_size, demangle(name));
+				added++;
+			}
+		}
+	}
+	return added;
+}
+
+ElfPtr open_elf(const Fd &fd)
+{
+	if (!elf_ready() || fd.get() < 0)
+		return nullptr;
+	ElfPtr elf(elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr));
+	if (!elf || elf_kind(elf.get()) != ELF_K_ELF)
+		return nullptr;
+	return elf;
+}
+
+} // namespace
+
+std::string demangle(const std::string &name)
+{
+	if (name.rfind("_Z", 0) != 0)
+		return name;
+	int status = 0;
+	std::unique_ptr<char, FreeDeleter> out(
+		abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status));
+	return status == 0 && out ? std::string(out.get()) : name;
+}
+
+std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *error)
+{
+	Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+	if (fd.get() < 0) {
+		if (error)
+			*error = path + ": " + std::strerror(errno);
+		return std::nullopt;
+	}
+	ElfPtr elf = open_elf(fd);
+	if (!elf) {
+		if (error)
+			*error = path + ": not an ELF file";
+		return std::nullopt;
+	}
+
+	ElfObject obj;
+	obj.build_id_ = build_id_of(elf.get());
+
+	std::size_t phnum = 0;
+	if (elf_getphdrnum(elf.get(), &phnum) == 0) {
+		for (std::size_t i = 0; i < phnum; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(elf.get(), static_cast<int>(i), &ph) && ph.p_type == PT_LOAD)
+				obj.segments_.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+		}
+	}
+
+	if (add_symbols(elf.get(), SHT_SYMTAB, obj.symbols_)) {
+		obj.symbol_source_ = "symtab";
+	} else if (obj.build_id_.size() > 2) {
+		// A separate debug file (Debian's -dbgsym packages) has the
+		// same addresses.
+		const std::string dbg = "/usr/lib/debug/.build-id/" + obj.build_id_.substr(0, 2) +
+					"/" + obj.build_id_.substr(2) + ".debug";
+		Fd dfd(::open(dbg.c_str(), O_RDONLY | O_CLOEXEC));
+		ElfPtr delf = open_elf(dfd);
+		if (delf && add_symbols(delf.get(), SHT_SYMTAB, obj.symbols_))
+			obj.symbol_source_ = "debug:" + dbg;
+	}
+	if (obj.symbol_source_.empty() && add_symbols(elf.get(), SHT_DYNSYM, obj.symbols_))
+		obj.symbol_source_ = "dynsym";
+	obj.symbols_.finalize();
+	return obj;
+}
+
+std::optional<std::uint64_t> ElfObject::offset_to_vaddr(std::uint64_t offset) const
+{
+	for (const auto &s : segments_)
+		if (offset >= s.offset && offset < s.offset + std::max<std::uint64_t>(s.filesz, 1))
+			return s.vaddr + (offset - s.offset);
+	return std::nullopt;
+}
+
+std::string read_build_id(const std::string &path)
+{
+	Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+	ElfPtr elf = open_elf(fd);
+
+	return elf ? build_id_of(elf.get()) : "";
+}
+
+std::vector<KernelSymbolRecord> parse_kallsyms(const std::string &text)
+{
+	std::vector<KernelSymbolRecord> out;
+	std::istringstream in(text);
+	std::string line;
+	bool nonzero = false;
+
+	while (std::getline(in, line)) {
+		std::istringstream ls(line);
+		std::string addr, type, name, module;
+
+		if (!(ls >> addr >> type >> name))
+			continue;
+		ls >> module;
+		if (type.size() != 1 || (type[0] != 't' && type[0] != 'T' &&
+					 type[0] != 'w' && type[0] != 'W'))
+			continue;
+		KernelSymbolRecord k;
+		try {
+			k.addr = std::stoull(addr, nullptr, 16);
+		} catch (const std::exception &) {
+			continue;
+		}
+		if (k.addr)
+			nonzero = true;
+		k.name = name;
+		if (module.size() > 2 && module.front() == '[' && module.back() == ']')
+			k.module = module.substr(1, module.size() - 2);
+		out.push_back(std::move(k));
+	}
+	if (!nonzero)
+		return {};
+	std::stable_sort(out.begin(), out.end(),
+			 [](const auto &a, const auto &b) { return a.addr < b.addr; });
+	return out;
+}
+
+std::vector<KernelSymbolRecord> read_kallsyms()
+{
+	std::ifstream in("/proc/kallsyms");
+	if (!in)
+		return {};
+	std::ostringstream ss;
+	ss << in.rdbuf();
+	return parse_kallsyms(ss.str());
+}
+
+std::optional<std::pair<std::uint64_t, std::uint64_t>>
+kernel_text_range(const std::vector<KernelSymbolRecord> &syms)
+{
+	std::uint64_t stext = 0, etext = 0;
+
+	for (const auto &k : syms) {
+		if (!k.module.empty())
+			continue;
+		if (k.name == "_stext")
+			stext = k.addr;
+		else if (k.name == "_etext")
+			etext = k.addr;
+	}
+	if (!stext || etext <= stext)
+		return std::nullopt;
+	return std::make_pair(stext, etext);
+}
+
+SymbolTable kernel_symbol_table(const std::vector<KernelSymbolRecord> &syms)
+{
+	SymbolTable t;
+
+	for (const auto &k : syms)
+		t.add(k.addr, k.size,
+		      k.module.empty() ? k.name : k.name + " [" + k.module + "]");
+	// Kernel symbols are packed: a sizeless one ends at the next.
+	t.finalize(1 << 16);
+	return t;
+}
+
+} // namespace kprofile::record

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+// Bucket-to-symbol attribution: splitting shared buckets, unresolved
+// addresses as object+offset, the unattributed row, totals.
+#include <gtest/gtest.h>
+
+#include "record/report_model.h"
+
+using namespace kprofile::record;
+
+namespace {
+
+// Symbols at ELF addresses 0x1000.. of a fake object loaded so that file
+// offset X is at ELF address X (like a simple PIE).
+class FakeResolver : public RangeResolver {
+public:
+	FakeResolver()
+	{
+		table.add(0x1000, 0x30, "alpha");	// 0x1000..0x1030
+		table.add(0x1030, 0x50, "beta");	// 0x1030..0x1080
+		table.add(0x1100, 0x100, "ns::gamma(int)");
+		table.finalize();
+	}
+	View view(const ProfileData &, const RangeRecord &r) override
+	{
+		View v;
+		if (r.kind != RangeKind::Object)
+			return v;
+		v.table = &table;
+		v.translate = [&r](std::uint64_t a) {
+			return std::optional<std::uint64_t>(a - r.base + r.file_offset);
+		};
+		return v;
+	}
+	SymbolTable table;
+};
+
+ProfileData recording(std::vector<std::uint32_t> buckets, std::uint32_t catchall)
+{
+	ProfileData d;
+	d.sources = {{0, "ProfileTime", 10000, true}};
+	d.objects = {{"/usr/bin/spin", ""}};
+	RangeRecord r;
+	r.kind = RangeKind::Object;
+	r.base = 0x7000;	// runtime address of file offset 0x1000
+	r.file_offset = 0x1000;
+	r.size = buckets.size() * 0x40;
+	r.bucket_shift = 6;	// 64-byte buckets
+	r.object = 0;
+	r.buckets = std::move(buckets);
+	RangeRecord all;
+	all.kind = RangeKind::CatchAll;
+	all.size = 1ULL << 47;
+	all.bucket_shift = 31;
+	all.buckets = {catchall};
+	d.ranges = {r, all};
+	return d;
+}
+
+const Row *row(const Report &rep, const std::string &sym)
+{
+	for (const auto &r : rep.rows)
+		if (r.symbol == sym)
+			return &r;
+	return nullptr;
+}
+
+} // namespace
+
+TEST(RecordSplit, TableOverlapsAndSplitsByBytes)
+{
+	FakeResolver f;
+	// 0x1000..0x1040: 0x30 bytes of alpha, 0x10 of beta.
+	Split s = split_bucket(f.table, 0x1000, 0x1040, 40);
+	ASSERT_EQ(s.parts.size(), 2U);
+	EXPECT_FALSE(s.exact);
+	EXPECT_EQ(s.parts[0].symbol->name, "alpha");
+	EXPECT_DOUBLE_EQ(s.parts[0].hits, 30.0);
+	EXPECT_DOUBLE_EQ(s.parts[1].hits, 10.0);
+
+	Split one = split_bucket(f.table, 0x1140, 0x1180, 9);
+	ASSERT_EQ(one.parts.size(), 1U);
+	EXPECT_TRUE(one.exact);
+	EXPECT_DOUBLE_EQ(one.parts[0].hits, 9.0);
+
+	// Padding between beta and gamma takes no share.
+	Split pad = split_bucket(f.table, 0x1070, 0x10b0, 4);
+	ASSERT_EQ(pad.parts.size(), 1U);
+	EXPECT_EQ(pad.parts[0].symbol->name, "beta");
+	EXPECT_DOUBLE_EQ(pad.parts[0].hits, 4.0);
+
+	EXPECT_TRUE(split_bucket(f.table, 0x2000, 0x2040, 5).parts.empty());
+}
+
+TEST(RecordSplit, ReportSplitsSharedBucketsAndMarksThemAmbiguous)
+{
+	FakeResolver f;
+	// Buckets of 64 bytes from offset 0x1000: [alpha|beta], [beta], ...,
+	// 0x1100 and 0x1140 in gamma.
+	auto d = recording({40, 8, 0, 0, 100, 20}, 200);
+	Report rep = build_report(d, f);
+
+	const Row *gamma = row(rep, "ns::gamma(int)");
+	ASSERT_NE(gamma, nullptr);
+	EXPECT_DOUBLE_EQ(gamma->hits, 120.0);
+	EXPECT_EQ(gamma->exact_hits, 120U);
+	EXPECT_FALSE(gamma->ambiguous);
+	EXPECT_EQ(gamma->object, "spin");
+
+	const Row *alpha = row(rep, "alpha");
+	const Row *beta = row(rep, "beta");
+	ASSERT_TRUE(alpha && beta);
+	EXPECT_DOUBLE_EQ(alpha->hits, 30.0);
+	EXPECT_TRUE(alpha->ambiguous);
+	EXPECT_DOUBLE_EQ(beta->hits, 10.0 + 8.0);
+	EXPECT_EQ(beta->exact_hits, 8U);
+	EXPECT_TRUE(beta->ambiguous);
+
+	EXPECT_EQ(rep.rows.front().symbol, "ns::gamma(int)") << "hottest first";
+}
+
+TEST(RecordSplit, UnattributedIsCatchAllMinusAttributed)
+{
+	FakeResolver f;
+	auto d = recording({0, 0, 0, 0, 60, 0}, 100);
+	Report rep = build_report(d, f);
+	ASSERT_EQ(rep.sources.size(), 1U);
+	EXPECT_EQ(rep.sources[0].total, 100U);
+	EXPECT_EQ(rep.sources[0].attributed, 60U);
+	EXPECT_EQ(rep.sources[0].unattributed, 40U);
+	const Row *un = row(rep, "[outside every profiled range]");
+	ASSERT_NE(un, nullptr);
+	EXPECT_DOUBLE_EQ(un->overhead, 40.0);
+	EXPECT_DOUBLE_EQ(row(rep, "ns::gamma(int)")->overhead, 60.0);
+
+	double sum = 0;
+	for (const auto &r : rep.rows)
+		sum += r.overhead;
+	EXPECT_NEAR(sum, 100.0, 1e-9);
+}
+
+TEST(RecordSplit, MissingSymbolsShowObjectPlusFileOffset)
+{
+	FakeResolver f;
+	// Bucket 3 (offset 0x10c0) is in no symbol.
+	auto d = recording({0, 0, 0, 7, 0, 0}, 7);
+	Report rep = build_report(d, f);
+	const Row *r = row(rep, "spin+0x10c0");
+	ASSERT_NE(r, nullptr);
+	EXPECT_FALSE(r->resolved);
+	EXPECT_DOUBLE_EQ(r->hits, 7.0);
+	ASSERT_TRUE(r->address);
+	EXPECT_EQ(*r->address, 0x70c0U);
+}
+
+TEST(RecordSplit, WithoutCatchAllTheTotalIsWhatWasAttributed)
+{
+	FakeResolver f;
+	auto d = recording({0, 0, 0, 0, 10, 10}, 0);
+	d.ranges.pop_back();
+	Report rep = build_report(d, f);
+	EXPECT_EQ(rep.sources[0].total, 20U);
+	EXPECT_FALSE(rep.sources[0].has_catchall);
+	EXPECT_EQ(row(rep, "[outside every profiled range]"), nullptr);
+}
+
+TEST(RecordSplit, SourceFilterAndSortKeys)
+{
+	FakeResolver f;
+	auto d = recording({40, 8, 0, 0, 100, 20}, 200);
+	EXPECT_TRUE(build_report(d, f, {"ProfileTotalIssues"}).rows.empty());
+	EXPECT_FALSE(build_report(d, f, {"Time"}).rows.empty());
+	EXPECT_FALSE(build_report(d, f, {"0"}).rows.empty());
+
+	Report rep = build_report(d, f);
+	sort_rows(rep.rows, parse_sort_keys("symbol"));
+	EXPECT_EQ(rep.rows.front().symbol, "[outside every profiled range]");
+	EXPECT_EQ(rep.rows[1].symbol, "alpha");
+	EXPECT_THROW(parse_sort_keys("overhead,bogus"), std::invalid_argument);
+	EXPECT_EQ(parse_sort_keys(""), std::vector<std::string>{"overhead"});
+}
+
+TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
+{
+	FakeResolver f;
+	auto d = recording({40, 0, 0, 7, 0, 0}, 47);
+	auto raw = raw_buckets(d, f);
+	ASSERT_EQ(raw.size(), 3U);
+	EXPECT_EQ(raw[0].address, 0x7000U);
+	EXPECT_EQ(raw[0].hits, 40U);
+	EXPECT_EQ(raw[0].symbol, "alpha | beta");
+	EXPECT_EQ(raw[1].symbol, "spin+0x10c0");
+	EXPECT_EQ(raw[2].object, "[unattributed]");
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+// Symbolization against ELF files built with the tests (fixtures/), a
+// stripped copy, a live dlopen()ed mapping, and kallsyms text.
+#include <dlfcn.h>
+
+#include <gtest/gtest.h>
+
+#include "record/maps.h"
+#include "record/symbolize.h"
+
+using namespace kprofile::record;
+
+namespace {
+
+const Symbol *by_name(const SymbolTable &t, const std::string &name)
+{
+	for (const auto &s : t.symbols())
+		if (s.name == name)
+			return &s;
+	return nullptr;
+}
+
+} // namespace
+
+TEST(RecordSymbolize, FindsCAndDemangledCxxFunctionsInSymtab)
+{
+	std::string err;
+	auto obj = ElfObject::load(KP_FIXTURE_SO, &err);
+	ASSERT_TRUE(obj) << err;
+	EXPECT_EQ(obj->symbol_source(), "symtab");
+	EXPECT_NE(by_name(obj->symbols(), "kp_fixture_c_function"), nullptr);
+	EXPECT_NE(by_name(obj->symbols(), "kp_fixture_static_helper"), nullptr);
+	EXPECT_NE(by_name(obj->symbols(), "kpfix::Widget::compute(int) const"), nullptr);
+	EXPECT_NE(by_name(obj->symbols(), "kpfix::Widget::twice(long)"), nullptr);
+	EXPECT_EQ(by_name(obj->symbols(), "_ZN5kpfix6Widget5twiceEl"), nullptr)
+		<< "names must be demangled";
+}
+
+TEST(RecordSymbolize, EveryAddressOfAFunctionResolvesToIt)
+{
+	auto obj = ElfObject::load(KP_FIXTURE_SO);
+	ASSERT_TRUE(obj);
+	const Symbol *f = by_name(obj->symbols(), "kp_fixture_c_function");
+	ASSERT_NE(f, nullptr);
+	ASSERT_GT(f->end, f->start);
+	for (std::uint64_t a = f->start; a < f->end; a++)
+		ASSERT_EQ(obj->symbols().find(a), f) << std::hex << a;
+	EXPECT_NE(obj->symbols().find(f->end), f);
+}
+
+TEST(RecordSymbolize, StrippedObjectFallsBackToDynsym)
+{
+	auto full = ElfObject::load(KP_FIXTURE_SO);
+	auto stripped = ElfObject::load(KP_FIXTURE_STRIPPED);
+	ASSERT_TRUE(full && stripped);
+	EXPECT_EQ(stripped->symbol_source(), "dynsym");
+	EXPECT_FALSE(full->build_id().empty());
+	EXPECT_EQ(stripped->build_id(), full->build_id());
+	EXPECT_NE(by_name(stripped->symbols(), "kp_fixture_c_function"), nullptr);
+	EXPECT_NE(by_name(stripped->symbols(), "kpfix::Widget::twice(long)"), nullptr);
+	// The static helper is only in .symtab, which strip removed.
+	EXPECT_EQ(by_name(stripped->symbols(), "kp_fixture_static_helper"), nullptr);
+	EXPECT_EQ(read_build_id(KP_FIXTURE_STRIPPED), full->build_id());
+}
+
+TEST(RecordSymbolize, LiveMappingOffsetResolvesThroughMapsAndSegments)
+{
+	void *handle = dlopen(KP_FIXTURE_SO, RTLD_NOW);
+	ASSERT_NE(handle, nullptr) << dlerror();
+	void *fn = dlsym(handle, "kp_fixture_cpp_entry");
+	ASSERT_NE(fn, nullptr);
+	const auto addr = reinterpret_cast<std::uint64_t>(fn);
+
+	std::optional<Mapping> hit;
+	for (const auto &m : executable_mappings(read_maps(getpid())))
+		if (addr >= m.start && addr < m.end)
+			hit = m;
+	ASSERT_TRUE(hit) << "no executable mapping holds the function";
+	EXPECT_NE(hit->path.find("kp_record_fixture"), std::string::npos);
+
+	auto obj = ElfObject::load(hit->path);
+	ASSERT_TRUE(obj);
+	auto vaddr = obj->offset_to_vaddr(addr - hit->start + hit->offset);
+	ASSERT_TRUE(vaddr);
+	const Symbol *s = obj->symbols().find(*vaddr);
+	ASSERT_NE(s, nullptr);
+	EXPECT_EQ(s->name, "kp_fixture_cpp_entry");
+	dlclose(handle);
+}
+
+TEST(RecordSymbolize, NotAnElfIsAnErrorNotACrash)
+{
+	std::string err;
+	EXPECT_FALSE(ElfObject::load("/proc/self/status", &err));
+	EXPECT_NE(err.find("not an ELF"), std::string::npos);
+	EXPECT_FALSE(ElfObject::load("/nonexistent/kprofile", &err));
+	EXPECT_NE(err.find("/nonexistent/kprofile"), std::string::npos);
+	EXPECT_EQ(read_build_id("/nonexistent/kprofile"), "");
+}
+
+TEST(RecordSymbolize, Demangle)
+{
+	EXPECT_EQ(demangle("_ZN5kpfix6Widget5twiceEl"), "kpfix::Widget::twice(long)");
+	EXPECT_EQ(demangle("main"), "main");
+	EXPECT_EQ(demangle("_Znotmangled!"), "_Znotmangled!");
+}
+
+TEST(RecordSymbolize, KallsymsTextSymbolsModulesAndTextRange)
+{
+	const std::string text = "ffffffff81000000 T _stext\n"
+				 "ffffffff81000000 T _text\n"
+				 "ffffffff81000100 t do_one\n"
+				 "ffffffff81000180 D some_data\n"
+				 "ffffffff81000200 T do_two\n"
+				 "ffffffff81100000 T _etext\n"
+				 "ffffffffc0000000 t mod_fn\t[kprofile]\n";
+	auto syms = parse_kallsyms(text);
+	ASSERT_EQ(syms.size(), 6U) << "data symbols are dropped";
+	auto range = kernel_text_range(syms);
+	ASSERT_TRUE(range);
+	EXPECT_EQ(range->first, 0xffffffff81000000ULL);
+	EXPECT_EQ(range->second, 0xffffffff81100000ULL);
+	EXPECT_EQ(syms.back().module, "kprofile");
+
+	SymbolTable t = kernel_symbol_table(syms);
+	ASSERT_NE(t.find(0xffffffff81000150ULL), nullptr);
+	EXPECT_EQ(t.find(0xffffffff81000150ULL)->name, "do_one");
+	EXPECT_EQ(t.find(0xffffffff81000200ULL)->name, "do_two");
+	EXPECT_EQ(t.find(0xffffffffc0000004ULL)->name, "mod_fn [kprofile]");
+}
+
+TEST(RecordSymbolize, HiddenKallsymsAddressesGiveNoSymbols)
+{
+	const std::string text = "0000000000000000 T _stext\n0000000000000000 T do_one\n";
+	EXPECT_TRUE(parse_kallsyms(text).empty());
+	EXPECT_FALSE(kernel_text_range(parse_kallsyms(text)));
+}
