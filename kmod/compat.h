@@ -63,4 +63,20 @@ static inline void kp_compat_lvtpc_write(u32 val)
 }
 #endif
 
+/*
+ * The sched_switch tracepoint (thread profiling) gained prev_state in
+ * 5.18.  KP_SCHED_SWITCH_PROBE(fn) declares a probe with the running
+ * kernel's arguments: data, preempt, prev, next.
+ */
+struct task_struct;
+#if KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE
+#define KP_SCHED_SWITCH_PROBE(fn)					\
+	void fn(void *data, bool preempt, struct task_struct *prev,	\
+		struct task_struct *next, unsigned int prev_state)
+#else
+#define KP_SCHED_SWITCH_PROBE(fn)					\
+	void fn(void *data, bool preempt, struct task_struct *prev,	\
+		struct task_struct *next)
+#endif
+
 #endif /* _KPROFILE_COMPAT_H */

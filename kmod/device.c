@@ -64,6 +64,14 @@ static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 		return kp_ioctl_schedule(dev, argp);
 	case KPROFILE_IOC_RESERVE:
 		return kp_ioctl_reserve(dev, argp);
+	case KPROFILE_IOC_SET_HW_CONFIG:
+		return kp_ioctl_set_hw_config(dev, argp);
+	case KPROFILE_IOC_SET_HW_CONFIG_EX:
+		return kp_ioctl_set_hw_config_ex(dev, argp);
+	case KPROFILE_IOC_QUERY_HW_CONFIG:
+		return kp_ioctl_query_hw_config(dev, argp);
+	case KPROFILE_IOC_THREAD_ENABLE:
+		return kp_ioctl_thread_enable(dev, argp);
 	default:
 		return -ENOTTY;
 	}

@@ -21,6 +21,7 @@
 #include "hw.h"
 #include "pmu.h"
 #include "sources.h"
+#include "thread.h"
 
 #define KP_NAME "kprofile"
 
@@ -30,12 +31,14 @@
  * @desc:    the detected profile interface; read-only after load.
  * @sources: the profile-source model.
  * @pmu:     the hardware layer (pmu.h): counters, arming, overflows.
+ * @threads: thread profiling and its counter configuration (thread.h).
  */
 struct kp_device {
 	const struct kp_hw *hw;
 	struct kp_pmu_desc desc;
 	struct kp_sources sources;
 	struct kp_pmu pmu;
+	struct kp_threads threads;
 };
 
 extern struct kp_device kp_dev;

@@ -34,6 +34,7 @@ static int __init kp_init(void)
 	ret = kp_pmu_init(dev);
 	if (ret)
 		goto err;
+	kp_threads_init(&dev->threads, &dev->pmu);
 	ret = kp_device_register();
 	if (ret)
 		goto err_pmu;
@@ -48,6 +49,7 @@ static int __init kp_init(void)
 	return 0;
 
 err_pmu:
+	kp_threads_exit(&dev->threads);
 	kp_pmu_exit(dev);
 err:
 	return ret;
@@ -56,6 +58,7 @@ err:
 static void __exit kp_exit(void)
 {
 	kp_device_unregister();
+	kp_threads_exit(&kp_dev.threads);
 	kp_pmu_exit(&kp_dev);
 }
 

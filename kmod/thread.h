@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * thread.h - thread profiling (SPEC 2.5): the machine-wide hardware-counter
+ * configuration (KeSetHardwareCounterConfiguration) and the one client that
+ * counts, per thread, context switches, TSC cycles run and the configured
+ * counters (EnableThreadProfiling / ReadThreadProfilingData).
+ *
+ * Object model
+ * ------------
+ * struct kp_threads (one per machine, in struct kp_device) holds the
+ * configuration and the active client.  The configuration owns its
+ * counters: a set claims them from the hardware layer as counting counters
+ * (kp_pmu_claim_counting()) and they stay claimed until the next set.
+ * A client (struct kp_thread_client, behind the fd
+ * KPROFILE_IOC_THREAD_ENABLE returns) copies the configuration it reads at
+ * enable time and tracks struct kp_thread_task entries, one per profiled
+ * thread, found by task pointer in an RCU hash table.
+ *
+ * Accounting
+ * ----------
+ * At each context switch (the sched_switch tracepoint) the entry of the
+ * task switched out is charged: the TSC delta since it was switched in and
+ * each counter's value, which kp_thread_switch_in() zeroed and started on
+ * this CPU and kp_thread_switch_out() stops and reads.  So counters and
+ * cycles only advance while a profiled thread runs.  A thread created by a
+ * profiled one (sched_process_fork) joins with KPROFILE_THREAD_INHERIT; a
+ * thread that exits (sched_process_exit) is charged up to then, leaves the
+ * hash table and stays listed as exited until the client is closed.
+ *
+ * Locking
+ * -------
+ * kp_threads.lock (mutex) protects the configuration and the client
+ * pointer: set, query, enable and release take it.  kp_thread_client.lock
+ * (raw spinlock: taken in tracepoint context with preemption off) protects
+ * the client's hash table and list writers, @nr and @lost; readers of the
+ * hash table in the switch hook use RCU (the tracepoint runs with
+ * preemption disabled) and take no lock.  An entry's counts are written
+ * only on the CPU its thread runs on, in the hooks (one writer, with
+ * WRITE_ONCE()); readers take READ_ONCE() snapshots.  Order:
+ * kp_threads.lock, then kp_pmu.lock (inside the hardware layer), then
+ * kp_thread_client.lock.  The hooks allocate only with GFP_ATOMIC (fork)
+ * and never sleep.
+ */
+#ifndef _KPROFILE_THREAD_H
+#define _KPROFILE_THREAD_H
+
+#include <linux/hashtable.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <uapi/linux/kprofile.h>
+
+struct kp_device;
+struct kp_pmu;
+struct pid_namespace;
+struct task_struct;
+
+/* Threads one client tracks at most; later ones are counted as lost. */
+#define KP_THREAD_MAX		32768
+#define KP_THREAD_HASH_BITS	8
+
+/**
+ * struct kp_thread_task - one profiled thread.
+ * @hnode:   in kp_thread_client.tasks while the thread lives (RCU).
+ * @node:    in kp_thread_client.all, in the order threads joined.
+ * @task:    the thread, compared by address only; NULL once it exited.
+ * @tid:     its thread id in the client's pid namespace.
+ * @tgid:    its process id there.
+ * @comm:    its command name, updated when it exits.
+ * @running: switched in (counters started on its CPU, @in_tsc valid).
+ * @exited:  it passed sched_process_exit.
+ * @in_tsc:  TSC when it was last switched in.
+ * @switches: times switched in while profiled.
+ * @cycles:  TSC cycles it ran while profiled.
+ * @hw:      accumulated value of each configuration entry's counter.
+ */
+struct kp_thread_task {
+	struct hlist_node hnode;
+	struct list_head node;
+	struct task_struct *task;
+	pid_t tid;
+	pid_t tgid;
+	char comm[16];
+	bool running;
+	bool exited;
+	u64 in_tsc;
+	u64 switches;
+	u64 cycles;
+	u64 hw[KPROFILE_MAX_COUNTERS];
+};
+
+/**
+ * struct kp_thread_client - the thread-profiling client (one at a time).
+ * @threads:  the machine's state.
+ * @pmu:      its hardware layer.
+ * @lock:     protects writers of @tasks and @all, @nr, @lost.
+ * @tasks:    live entries by task pointer (RCU readers in the hooks).
+ * @all:      every entry, live and exited, in join order.
+ * @nr:       entries on @all.
+ * @lost:     threads that could not join (allocation, KP_THREAD_MAX).
+ * @flags:    KPROFILE_THREAD_* from the enable request.
+ * @count:    configuration entries at enable time (hw_counter_count).
+ * @nr_idx:   entries of @idx in use.
+ * @idx:      counters to run: (configuration entry, counter index) pairs.
+ * @valid:    counter values are real (a PMU exists).
+ * @reason:   why they are not.
+ * @ns:       pid namespace ids are reported in (the enabler's).
+ * @hooked:   the tracepoint probes are registered.
+ */
+struct kp_thread_client {
+	struct kp_threads *threads;
+	struct kp_pmu *pmu;
+	raw_spinlock_t lock;
+	DECLARE_HASHTABLE(tasks, KP_THREAD_HASH_BITS);
+	struct list_head all;
+	unsigned int nr;
+	unsigned int lost;
+	u32 flags;
+	u32 count;
+	unsigned int nr_idx;
+	struct {
+		u32 entry;
+		u32 counter;
+	} idx[KPROFILE_MAX_COUNTERS];
+	bool valid;
+	char reason[KPROFILE_REASON_LEN];
+	struct pid_namespace *ns;
+	bool hooked;
+};
+
+/**
+ * struct kp_threads - thread profiling on one machine.
+ * @pmu:    the hardware layer (may have no profile interface).
+ * @clock:  the cycle clock: the TSC (rdtsc_ordered()), or a test's.
+ * @lock:   protects everything below.
+ * @count:  configuration entries.
+ * @config: the configuration; @config[i].index is the counter entry i
+ *	    holds (claimed as a counting counter).
+ * @client: the active client, or NULL.
+ * @client_pid: the process that enabled it, for messages.
+ */
+struct kp_threads {
+	struct kp_pmu *pmu;
+	u64 (*clock)(void);
+	struct mutex lock;	/* protects the fields below */
+	u32 count;
+	struct kprofile_hw_counter config[KPROFILE_MAX_COUNTERS];
+	struct kp_thread_client *client;
+	pid_t client_pid;
+};
+
+/* hwconfig.c */
+void kp_threads_init(struct kp_threads *t, struct kp_pmu *pmu);
+void kp_threads_exit(struct kp_threads *t);
+int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
+		    char *reason, size_t len);
+void kp_hwconfig_query(struct kp_threads *t, struct kprofile_hw_config *cfg);
+long kp_ioctl_set_hw_config(struct kp_device *dev, void __user *argp);
+long kp_ioctl_set_hw_config_ex(struct kp_device *dev, void __user *argp);
+long kp_ioctl_query_hw_config(struct kp_device *dev, void __user *argp);
+
+/* thread.c: clients, entries and the accounting core. */
+struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
+					      u32 flags, u32 counter_mask,
+					      char *reason, size_t len);
+void kp_thread_client_free(struct kp_thread_client *c);
+struct kp_thread_task *kp_thread_find(struct kp_thread_client *c,
+				      struct task_struct *task);
+struct kp_thread_task *kp_thread_join(struct kp_thread_client *c,
+				      struct task_struct *task, gfp_t gfp);
+void kp_thread_switch_in(struct kp_thread_client *c, struct kp_thread_task *e,
+			 u64 tsc);
+void kp_thread_switch_out(struct kp_thread_client *c,
+			  struct kp_thread_task *e, u64 tsc);
+void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
+		      u64 tsc);
+void kp_thread_stop_all_cpus(struct kp_thread_client *c);
+void kp_thread_read(struct kp_thread_client *c,
+		    struct kprofile_thread_data *d);
+u32 kp_thread_list(struct kp_thread_client *c,
+		   struct kprofile_thread_entry *out, u32 room);
+
+void kp_thread_start_current(struct kp_thread_client *c,
+			     struct kp_thread_task *e);
+
+/* thread_fd.c: the enable ioctl, the fd, the scheduler hooks. */
+long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp);
+
+#endif /* _KPROFILE_THREAD_H */

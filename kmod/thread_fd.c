@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * thread_fd.c - EnableThreadProfiling from user space: the
+ * KPROFILE_IOC_THREAD_ENABLE ioctl, the file descriptor it returns
+ * (KPROFILE_IOC_THREAD_READ, KPROFILE_IOC_THREAD_LIST, close), and the
+ * scheduler hooks that drive the accounting in thread.c.
+ *
+ * Hooks: the sched_switch, sched_process_fork and sched_process_exit
+ * tracepoints, found with for_each_kernel_tracepoint() and registered
+ * with the client as their data while the client lives.  Preempt
+ * notifiers were the alternative; they are per task and can only be
+ * unregistered by the task itself, so a client closed while its threads
+ * run (or sleep forever) could not take them back, and the KUnit kernels
+ * lack CONFIG_PREEMPT_NOTIFIERS.  The probes run with preemption off:
+ * they take no sleeping lock and allocate only with GFP_ATOMIC (fork).
+ */
+#include <linux/anon_inodes.h>
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "kprofile.h"
+#include "thread.h"
+
+/* The tracepoints the hooks use. */
+struct kp_thread_tps {
+	struct tracepoint *sched_switch;
+	struct tracepoint *fork;
+	struct tracepoint *exit;
+};
+
+static void kp_thread_tp_match(struct tracepoint *tp, void *priv)
+{
+	struct kp_thread_tps *tps = priv;
+
+	if (!strcmp(tp->name, "sched_switch"))
+		tps->sched_switch = tp;
+	else if (!strcmp(tp->name, "sched_process_fork"))
+		tps->fork = tp;
+	else if (!strcmp(tp->name, "sched_process_exit"))
+		tps->exit = tp;
+}
+
+static KP_SCHED_SWITCH_PROBE(kp_thread_on_switch)
+{
+	struct kp_thread_client *c = data;
+	struct kp_thread_task *out, *in;
+	u64 tsc;
+
+	out = kp_thread_find(c, prev);
+	in = kp_thread_find(c, next);
+	if (!out && !in)
+		return;
+	tsc = c->threads->clock();
+	if (out)
+		kp_thread_switch_out(c, out, tsc);
+	if (in)
+		kp_thread_switch_in(c, in, tsc);
+}
+
+static void kp_thread_on_fork(void *data, struct task_struct *parent,
+			      struct task_struct *child)
+{
+	struct kp_thread_client *c = data;
+
+	if (kp_thread_find(c, parent))
+		kp_thread_join(c, child, GFP_ATOMIC);
+}
+
+static void kp_thread_on_exit(void *data, struct task_struct *task)
+{
+	struct kp_thread_client *c = data;
+
+	kp_thread_exited(c, task, c->threads->clock());
+}
+
+static void kp_thread_unhook(struct kp_thread_client *c,
+			     const struct kp_thread_tps *tps)
+{
+	if (!c->hooked)
+		return;
+	if (c->flags & KPROFILE_THREAD_INHERIT)
+		tracepoint_probe_unregister(tps->fork, kp_thread_on_fork, c);
+	tracepoint_probe_unregister(tps->exit, kp_thread_on_exit, c);
+	tracepoint_probe_unregister(tps->sched_switch, kp_thread_on_switch, c);
+	/* No probe runs with @c after this. */
+	tracepoint_synchronize_unregister();
+	c->hooked = false;
+}
+
+static int kp_thread_hook(struct kp_thread_client *c,
+			  struct kp_thread_tps *tps, char *reason, size_t len)
+{
+	int ret;
+
+	memset(tps, 0, sizeof(*tps));
+	for_each_kernel_tracepoint(kp_thread_tp_match, tps);
+	if (!tps->sched_switch || !tps->fork || !tps->exit) {
+		scnprintf(reason, len,
+			  "the kernel has no sched_switch/sched_process_* tracepoints (CONFIG_TRACEPOINTS)");
+		return -EOPNOTSUPP;
+	}
+	ret = tracepoint_probe_register(tps->sched_switch, kp_thread_on_switch,
+					c);
+	if (ret)
+		goto err;
+	ret = tracepoint_probe_register(tps->exit, kp_thread_on_exit, c);
+	if (ret)
+		goto err_switch;
+	if (c->flags & KPROFILE_THREAD_INHERIT) {
+		ret = tracepoint_probe_register(tps->fork, kp_thread_on_fork, c);
+		if (ret)
+			goto err_exit;
+	}
+	c->hooked = true;
+	return 0;
+
+err_exit:
+	tracepoint_probe_unregister(tps->exit, kp_thread_on_exit, c);
+err_switch:
+	tracepoint_probe_unregister(tps->sched_switch, kp_thread_on_switch, c);
+	tracepoint_synchronize_unregister();
+err:
+	scnprintf(reason, len, "registering the scheduler hooks failed: %d",
+		  ret);
+	return ret;
+}
+
+/**
+ * struct kp_thread_file - what a thread-profiling fd owns.
+ * @client: the client.
+ * @tps:    the tracepoints its hooks are on.
+ */
+struct kp_thread_file {
+	struct kp_thread_client *client;
+	struct kp_thread_tps tps;
+};
+
+static long kp_thread_ioctl_read(struct kp_thread_client *c,
+				 void __user *argp)
+{
+	struct kprofile_thread_data *d;
+	long ret = 0;
+
+	d = kmalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	kp_thread_read(c, d);
+	if (copy_to_user(argp, d, sizeof(*d)))
+		ret = -EFAULT;
+	kfree(d);
+	return ret;
+}
+
+static long kp_thread_ioctl_list(struct kp_thread_client *c,
+				 void __user *argp)
+{
+	struct kprofile_thread_entry *buf = NULL;
+	struct kprofile_thread_list req;
+	u32 room, n;
+	long ret = 0;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	if (req.flags)
+		return -EINVAL;
+	room = min_t(u32, req.count, KP_THREAD_MAX);
+	if (room) {
+		buf = kvcalloc(room, sizeof(*buf), GFP_KERNEL);
+		if (!buf)
+			return -ENOMEM;
+	}
+	n = kp_thread_list(c, buf, room);
+	if (copy_to_user(u64_to_user_ptr(req.entries), buf,
+			 min(n, room) * sizeof(*buf))) {
+		ret = -EFAULT;
+		goto out;
+	}
+	req.count = n;
+	if (copy_to_user(argp, &req, sizeof(req)))
+		ret = -EFAULT;
+	else if (n > room)
+		ret = -ENOSPC;
+out:
+	kvfree(buf);
+	return ret;
+}
+
+static long kp_thread_fd_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct kp_thread_file *f = file->private_data;
+	void __user *argp = (void __user *)arg;
+
+	switch (cmd) {
+	case KPROFILE_IOC_THREAD_READ:
+		return kp_thread_ioctl_read(f->client, argp);
+	case KPROFILE_IOC_THREAD_LIST:
+		return kp_thread_ioctl_list(f->client, argp);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int kp_thread_fd_release(struct inode *inode, struct file *file)
+{
+	struct kp_thread_file *f = file->private_data;
+
+	kp_thread_unhook(f->client, &f->tps);
+	kp_thread_client_free(f->client);
+	kfree(f);
+	return 0;
+}
+
+static const struct file_operations kp_thread_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = kp_thread_fd_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.release = kp_thread_fd_release,
+	.llseek = no_llseek,
+};
+
+/*
+ * May the caller profile @task?  Its own threads always; other tasks
+ * with CAP_PERFMON or CAP_SYS_PTRACE, or under ptrace's credential rule
+ * (same uid and gid throughout, and dumpable).  ptrace_may_access() is
+ * not exported to modules, so LSMs (Yama) are not consulted.
+ */
+static bool kp_thread_may_profile(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	if (perfmon_capable() || capable(CAP_SYS_PTRACE))
+		return true;
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = uid_eq(cred->uid, tcred->euid) &&
+	     uid_eq(cred->uid, tcred->suid) &&
+	     uid_eq(cred->uid, tcred->uid) &&
+	     gid_eq(cred->gid, tcred->egid) &&
+	     gid_eq(cred->gid, tcred->sgid) &&
+	     gid_eq(cred->gid, tcred->gid);
+	rcu_read_unlock();
+	if (ok) {
+		task_lock(task);
+		ok = !task->mm || get_dumpable(task->mm) == SUID_DUMP_USER;
+		task_unlock(task);
+	}
+	return ok;
+}
+
+static struct task_struct *kp_thread_target(pid_t pid)
+{
+	struct task_struct *task;
+	struct pid *p;
+
+	if (!pid) {
+		get_task_struct(current);
+		return current;
+	}
+	p = find_get_pid(pid);
+	task = p ? get_pid_task(p, PIDTYPE_PID) : NULL;
+	put_pid(p);
+	return task;
+}
+
+/**
+ * kp_ioctl_thread_enable() - KPROFILE_IOC_THREAD_ENABLE
+ *	(EnableThreadProfiling).
+ * @dev:  the device.
+ * @argp: struct kprofile_thread_enable.
+ *
+ * Becomes the client, hooks the scheduler, then adds the thread (which
+ * starts counting now when it is the caller, at its next switch-in
+ * otherwise).  The reason of a failure is logged at debug level.
+ *
+ * Return: a new fd, or -EFAULT, -EINVAL, -ESRCH, -EPERM, -EBUSY (another
+ * client), -EOPNOTSUPP (no scheduler tracepoints), -ENOMEM.
+ */
+long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp)
+{
+	char reason[KPROFILE_REASON_LEN] = "";
+	struct kprofile_thread_enable req;
+	struct kp_thread_client *c;
+	struct kp_thread_task *e;
+	struct task_struct *task;
+	struct kp_thread_file *f;
+	unsigned int i;
+	long ret;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	for (i = 0; i < ARRAY_SIZE(req.reserved); i++)
+		if (req.reserved[i])
+			return -EINVAL;
+	if (req.pid < 0)
+		return -EINVAL;
+	task = kp_thread_target(req.pid);
+	if (!task)
+		return -ESRCH;
+	ret = -EPERM;
+	if (!kp_thread_may_profile(task))
+		goto out_task;
+	ret = -ENOMEM;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		goto out_task;
+	c = kp_thread_client_new(&dev->threads, req.flags, req.counter_mask,
+				 reason, sizeof(reason));
+	if (IS_ERR(c)) {
+		ret = PTR_ERR(c);
+		goto out_f;
+	}
+	f->client = c;
+	ret = kp_thread_hook(c, &f->tps, reason, sizeof(reason));
+	if (ret)
+		goto out_client;
+	e = kp_thread_join(c, task, GFP_KERNEL);
+	if (!e) {
+		ret = -ENOMEM;
+		goto out_hooks;
+	}
+	if (task == current)
+		kp_thread_start_current(c, e);
+	ret = anon_inode_getfd("[kprofile-thread]", &kp_thread_fops, f,
+			       O_RDWR | O_CLOEXEC);
+	if (ret < 0)
+		goto out_hooks;
+	put_task_struct(task);
+	return ret;
+
+out_hooks:
+	kp_thread_unhook(c, &f->tps);
+out_client:
+	kp_thread_client_free(c);
+out_f:
+	kfree(f);
+out_task:
+	put_task_struct(task);
+	if (reason[0])
+		pr_debug(KP_NAME ": thread enable: %s\n", reason);
+	return ret;
+}
