@@ -5,6 +5,7 @@
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
+find_package(Curses REQUIRED)
 
 set(KP_RECORD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
@@ -15,11 +16,19 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/symbolize.cpp
 	${KP_RECORD_DIR}/resolver.cpp
 	${KP_RECORD_DIR}/report_model.cpp
-	${KP_RECORD_DIR}/report_render.cpp)
-target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..)
+	${KP_RECORD_DIR}/report_render.cpp
+	${KP_RECORD_DIR}/profile_device.cpp
+	${KP_RECORD_DIR}/session.cpp
+	${KP_RECORD_DIR}/launch.cpp
+	${KP_RECORD_DIR}/runner.cpp
+	${KP_RECORD_DIR}/cmd_record.cpp
+	${KP_RECORD_DIR}/cmd_report.cpp
+	${KP_RECORD_DIR}/cmd_top.cpp)
+target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
+	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
 target_link_libraries(kprofile_record PUBLIC PkgConfig::KP_LIBELF fmt::fmt
-	nlohmann_json::nlohmann_json)
+	nlohmann_json::nlohmann_json ${CURSES_LIBRARIES})
 
 if(TARGET GTest::gtest_main OR GTest_FOUND)
 	set(KP_FIX ${CMAKE_CURRENT_LIST_DIR}/../../tests/fixtures)
@@ -40,7 +49,8 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_maps.cpp
 		${KP_FIX}/../test_record_symbolize.cpp
 		${KP_FIX}/../test_record_split.cpp
-		${KP_FIX}/../test_record_json.cpp)
+		${KP_FIX}/../test_record_json.cpp
+		${KP_FIX}/../test_record_launch.cpp)
 	add_dependencies(test_record kp_record_fixture_stripped)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+// runner.h - what record and top share: the target options, building the
+// session, and the loop that follows maps until the target is done.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/launch.h"
+#include "record/session.h"
+
+namespace CLI {
+class App;
+}
+
+namespace kprofile::record {
+
+// The options record and top have in common.
+struct TargetArgs {
+	std::vector<std::string> sources;	// names or values; default ProfileTime
+	std::optional<std::uint32_t> interval;
+	std::uint32_t bucket_shift = 4;
+	pid_t pid = 0;
+	bool system = false;
+	std::string cpus;
+	bool user_only = false;
+	bool kernel_only = false;
+	std::optional<double> duration;
+	std::vector<std::string> command;
+};
+
+// Add -s -i -b -p -a -C --user --kernel --duration and `-- CMD` to @app.
+void add_target_options(CLI::App &app, TargetArgs &args);
+
+// A target being profiled: the device, the command (if any), the session.
+class Run {
+public:
+	explicit Run(const TargetArgs &args);
+	~Run();
+
+	// Start profiling (and the command); notes go to stderr.
+	void start();
+	// Follow maps until the command exits, the process ends, SIGINT or
+	// SIGTERM, or the duration passes; @tick runs every @every.
+	void loop(const std::function<bool()> &tick, std::chrono::milliseconds every);
+	void stop();
+
+	Session &session() { return *session_; }
+	const ProfileDevice &device() const { return dev_; }
+	// The command's shell-like exit code, when it exited by itself.
+	std::optional<int> command_exit() const { return command_exit_; }
+	bool interrupted() const;
+	const TargetArgs &args() const { return args_; }
+	ProfileData data() const;
+
+private:
+	TargetArgs args_;
+	ProfileDevice dev_;
+	std::unique_ptr<Command> cmd_;
+	std::unique_ptr<Session> session_;
+	std::optional<int> command_exit_;
+	kprofile_info info_{};
+};
+
+} // namespace kprofile::record

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+// session.h - the set of live profiles covering a target: catch-all,
+// kernel text, and every executable mapping (followed as it changes).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "record/maps.h"
+#include "record/profile_device.h"
+#include "record/profile_file.h"
+
+namespace kprofile::record {
+
+// The user half of the x86-64 address space (4-level paging), and the
+// kernel half: the catch-all ranges.
+inline constexpr std::uint64_t kUserTop = 1ULL << 47;
+inline constexpr std::uint64_t kKernelBase = 0xffff800000000000ULL;
+inline constexpr std::uint32_t kCatchAllShift = 31;
+
+struct SessionOptions {
+	std::vector<SourceDesc> sources;
+	std::uint32_t bucket_shift = 4;
+	std::uint32_t target = KPROFILE_TARGET_PID;
+	pid_t pid = 0;
+	bool user = true;		// profile user space
+	bool kernel = true;		// profile the kernel, when permitted
+	bool kernel_required = false;	// --kernel: refusal is an error
+	std::vector<std::uint8_t> cpus;
+};
+
+class Session {
+public:
+	Session(const ProfileDevice &dev, SessionOptions opts);
+	~Session();
+	Session(const Session &) = delete;
+	Session &operator=(const Session &) = delete;
+
+	// Create and start the catch-all and kernel profiles.
+	void start_base();
+	// Profile the target's executable mappings not seen yet; false when
+	// the target's maps are gone (it exited).
+	bool follow();
+	// Stop everything: object profiles first, catch-alls last, so the
+	// catch-all total covers every attributed hit.
+	void stop();
+
+	// The recording so far (live counts, or final after stop()).
+	ProfileData snapshot() const;
+	// Things the user should know (kernel not profiled, and why).
+	const std::vector<std::string> &notes() const { return notes_; }
+	std::size_t profile_count() const { return live_.size(); }
+	std::chrono::nanoseconds elapsed() const;
+
+private:
+	struct Live {
+		RangeRecord meta;	// without buckets
+		std::unique_ptr<Profile> profile;
+	};
+	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
+		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src);
+	int object_index(const std::string &path);
+
+	const ProfileDevice &dev_;
+	SessionOptions opts_;
+	std::vector<Live> live_;
+	std::vector<ObjectRecord> objects_;
+	std::map<std::string, int> object_ids_;
+	MapsFollower follower_;
+	std::vector<std::string> notes_;
+	bool kernel_ok_ = false;
+	std::chrono::steady_clock::time_point started_{};
+	std::chrono::steady_clock::time_point stopped_{};
+};
+
+// Kernel symbols worth keeping in a record file: those overlapping a
+// non-zero bucket of a kernel range (sizes computed from the full list).
+std::vector<KernelSymbolRecord> kernel_symbols_for(const ProfileData &data,
+						   std::vector<KernelSymbolRecord> all);
+
+// Machine information for the file, from KPROFILE_IOC_INFO and uname.
+MachineRecord machine_record(const kprofile_info &info);
+
+} // namespace kprofile::record
