@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kp-ioctl - raw /dev/kprofile ioctls for guest tests, independent of the
+ * kprofile tool, so the ABI is tested from the header alone.
+ *
+ *   kp-ioctl info         print struct kprofile_info as key=value lines
+ *   kp-ioctl bad-ioctl    exit 0 iff an unknown ioctl fails with ENOTTY
+ *
+ * Exit status: 0 on success, 1 on a failed check, 2 on a usage error.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/kprofile.h>
+
+static const char *const iface_names[] = { "None", "Emon", "Amd64" };
+
+static int open_dev(void)
+{
+	int fd = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		fprintf(stderr, "kp-ioctl: /dev/%s: %s\n", KPROFILE_DEVICE_NAME,
+			strerror(errno));
+	return fd;
+}
+
+static int do_info(int fd)
+{
+	struct kprofile_info info;
+
+	memset(&info, 0xa5, sizeof(info));
+	if (ioctl(fd, KPROFILE_IOC_INFO, &info)) {
+		fprintf(stderr, "kp-ioctl: KPROFILE_IOC_INFO: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	printf("abi_version=%u\n", info.abi_version);
+	printf("header_abi_version=%u\n", KPROFILE_ABI_VERSION);
+	printf("interface=%s\n", info.interface < 3 ?
+	       iface_names[info.interface] : "invalid");
+	printf("perfmon_version=%u\n", info.perfmon_version);
+	printf("num_counters=%u\n", info.num_counters);
+	printf("counter_width=%u\n", info.counter_width);
+	printf("ebx_mask=0x%x\n", info.ebx_mask);
+	printf("ebx_length=%u\n", info.ebx_length);
+	printf("num_cpus=%u\n", info.num_cpus);
+	printf("family=0x%x\n", info.family);
+	printf("model=0x%x\n", info.model);
+	printf("flags=0x%x\n", info.flags);
+	printf("reserved_zero=%d\n", !info.reserved[0] && !info.reserved[1] &&
+	       !info.reserved[2] && !info.reserved[3]);
+	printf("vendor=%.*s\n", (int)sizeof(info.vendor), info.vendor);
+	printf("reason=%.*s\n", (int)sizeof(info.reason), info.reason);
+	return 0;
+}
+
+static int do_bad_ioctl(int fd)
+{
+	/* Our type letter, a number no kprofile ioctl uses. */
+	unsigned long cmd = _IOR(KPROFILE_IOC_MAGIC, 0xfe, __u64);
+	__u64 arg = 0;
+
+	if (ioctl(fd, cmd, &arg) == 0) {
+		fprintf(stderr, "kp-ioctl: unknown ioctl succeeded\n");
+		return 1;
+	}
+	if (errno != ENOTTY) {
+		fprintf(stderr, "kp-ioctl: unknown ioctl: %s, want ENOTTY\n",
+			strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int fd, ret;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: kp-ioctl info|bad-ioctl\n");
+		return 2;
+	}
+	fd = open_dev();
+	if (fd < 0)
+		return 1;
+	if (!strcmp(argv[1], "info"))
+		ret = do_info(fd);
+	else if (!strcmp(argv[1], "bad-ioctl"))
+		ret = do_bad_ioctl(fd);
+	else
+		ret = 2;
+	close(fd);
+	return ret;
+}

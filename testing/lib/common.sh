@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# common.sh - shared by the host-side test scripts (sourced, bash).
+
+KP_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+KP_BUILD=${KP_BUILD:-$KP_ROOT/build}
+
+kp_log() { echo "$(basename "$0"): $*" >&2; }
+kp_die() { kp_log "$*"; exit 1; }
+
+# kp_debian_release: the newest Debian kernel that has an image in /boot,
+# its modules and its headers (the one the VM boots and the module is
+# built against for it).
+kp_debian_release() {
+	local v rel=
+	for v in $(ls /boot/vmlinuz-*-amd64 2>/dev/null | sort -V); do
+		v=${v#/boot/vmlinuz-}
+		[ -d "/lib/modules/$v/kernel" ] && [ -f "/usr/src/linux-headers-$v/Makefile" ] && rel=$v
+	done
+	[ -n "$rel" ] || { kp_log "no Debian kernel with image, modules and headers (run testing/deps.sh)"; return 1; }
+	echo "$rel"
+}
+
+# Kernel messages that mean something went wrong, whatever the tests said.
+KP_BAD_CONSOLE='BUG:|WARNING:|Oops|general protection|Kernel panic|'\
+'KASAN|UBSAN:|kmemleak: .*suspected memory leak|unreferenced object|'\
+'possible circular locking|inconsistent lock state|possible recursive locking|'\
+'possible irq lock inversion|bad unlock balance|suspicious RCU usage|'\
+'lockdep is turned off|locking correctness validator|'\
+'held when returning to user space|blocked for more than|cut here|Call Trace:'
+
+# Boot messages that match the above but are harmless: the CPU
+# vulnerability notes Debian's kernel prints for the emulated CPU models.
+KP_OK_CONSOLE='(RETBleed|Speculative Return Stack Overflow|Spectre V[12]|MDS|'\
+'MMIO Stale Data|TAA|GDS|SRBDS|ITS|L1TF|Register File Data Sampling|'\
+'Transient Scheduler Attacks|VMSCAPE): WARNING: '
+
+# kp_scan_console FILE: print the offending lines, fail if there are any.
+kp_scan_console() {
+	local hits
+	hits=$(tr -d '\r' <"$1" | grep -nE "$KP_BAD_CONSOLE" |
+		grep -vE "$KP_OK_CONSOLE" | head -n 40)
+	[ -z "$hits" ] && return 0
+	printf 'kernel reported a problem (%s):\n%s\n' "$1" "$hits" >&2
+	return 1
+}
+
+# kp_build_progs: compile testing/guest/progs/*.c statically into
+# $KP_BUILD/guest-progs (only what changed); print that directory.
+kp_build_progs() {
+	local out=$KP_BUILD/guest-progs src bin
+	mkdir -p "$out"
+	for src in "$KP_ROOT"/testing/guest/progs/*.c; do
+		[ -f "$src" ] || continue
+		bin=$out/$(basename "$src" .c)
+		[ "$bin" -nt "$src" ] && [ "$bin" -nt "$KP_ROOT/include/uapi/linux/kprofile.h" ] && continue
+		gcc -static -no-pie -O2 -g -Wall -Wextra -Werror \
+			-I"$KP_ROOT/include/uapi" -o "$bin" "$src" >&2 ||
+			{ kp_log "building $src failed"; return 1; }
+	done
+	echo "$out"
+}

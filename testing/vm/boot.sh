@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel and an initramfs from image.sh under QEMU TCG and collect
+# what the guest says.
+#
+# Usage: boot.sh --kernel BZIMAGE --initrd FILE --logs DIR
+#                [--cpu intel|amd] [--timeout SECONDS] [--share DIR]
+#                [--stream] [--append ARGS]
+# Writes DIR/console.log (kernel console, ttyS0) and DIR/output.log (the
+# tests' or command's output, ttyS1, without the final status line).
+# --stream also copies output.log to stdout as it arrives.
+# Exit status: the guest's (KP-EXIT), or
+#   124  the guest did not finish in time (hang), or
+#   125  the guest stopped without a status (panic, crash), or
+#   122  the console shows a kernel problem (BUG, WARNING, lockdep, KASAN,
+#        kmemleak, Oops; see KP_BAD_CONSOLE in testing/lib/common.sh).
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift ;;
+	--initrd) initrd=$2; shift ;;
+	--logs) logs=$2; shift ;;
+	--cpu) cpu=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--share) share=$2; shift ;;
+	--stream) stream=1 ;;
+	--append) append=$2; shift ;;
+	*) kp_die "unknown option $1" ;;
+	esac
+	shift
+done
+[ -f "$kernel" ] && [ -f "$initrd" ] && [ -n "$logs" ] || kp_die "need --kernel, --initrd and --logs"
+
+case $cpu in
+intel) model=Skylake-Client-v4 ;;
+amd) model=EPYC ;;
+*) kp_die "CPU must be intel or amd, not '$cpu'" ;;
+esac
+
+mkdir -p "$logs"
+console=$logs/console.log raw=$logs/ttyS1.log output=$logs/output.log
+rm -f "$console" "$raw" "$output"
+: >"$raw"
+
+args=(-accel tcg -m 1G -smp 2 -cpu "$model" -nographic -no-reboot
+	-monitor none -serial "file:$console" -serial "file:$raw"
+	-kernel "$kernel" -initrd "$initrd"
+	-append "console=ttyS0 panic=-1 loglevel=7 $append")
+if [ -n "$share" ]; then
+	share=$(realpath "$share")
+	[ -d "$share" ] || kp_die "SHARE=$share is not a directory"
+	args+=(-virtfs "local,path=$share,mount_tag=kpshare,security_model=none,id=kpshare")
+fi
+
+tailpid=
+if [ $stream = 1 ]; then
+	tail -n +1 -f "$raw" 2>/dev/null | grep --line-buffered -v '^KP-EXIT: ' &
+	tailpid=$!
+fi
+status=0
+timeout --foreground -k 10 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logs/qemu.log" 2>&1 || status=$?
+if [ -n "$tailpid" ]; then
+	sleep 0.5
+	kill "$tailpid" 2>/dev/null || true
+	wait "$tailpid" 2>/dev/null || true
+fi
+
+tr -d '\r' <"$raw" | grep -v '^KP-EXIT: ' >"$output" || true
+if [ $status = 124 ] || [ $status = 137 ]; then
+	kp_log "the guest did not finish within ${timeout}s (hung?); console: $console"
+	exit 124
+fi
+if [ $status != 0 ]; then
+	kp_log "qemu failed ($status): $(tail -n 3 "$logs/qemu.log")"
+	exit 125
+fi
+rc=$(tr -d '\r' <"$raw" | sed -n 's/^KP-EXIT: //p' | tail -n1)
+kp_scan_console "$console" || exit 122
+if [ -z "$rc" ]; then
+	kp_log "the guest stopped without reporting a status (panic?); console: $console"
+	tail -n 20 "$console" >&2
+	exit 125
+fi
+exit "$rc"
