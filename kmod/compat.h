@@ -79,4 +79,23 @@ struct task_struct;
 		struct task_struct *next)
 #endif
 
+/*
+ * hrtimer_setup() replaced hrtimer_init() plus a ->function assignment in
+ * 6.13 (hrtimer_init() is gone since 6.15).
+ */
+#include <linux/hrtimer.h>
+#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
+#define kp_compat_hrtimer_setup(t, fn, clock, mode) \
+	hrtimer_setup(t, fn, clock, mode)
+#else
+static inline void
+kp_compat_hrtimer_setup(struct hrtimer *t,
+			enum hrtimer_restart (*fn)(struct hrtimer *),
+			clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+}
+#endif
+
 #endif /* _KPROFILE_COMPAT_H */

@@ -14,6 +14,7 @@
 
 #include "compat.h"
 #include "kprofile.h"
+#include "profile.h"
 
 static long kp_ioctl_info(struct kp_device *dev, void __user *argp)
 {
@@ -64,6 +65,8 @@ static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 		return kp_ioctl_schedule(dev, argp);
 	case KPROFILE_IOC_RESERVE:
 		return kp_ioctl_reserve(dev, argp);
+	case KPROFILE_IOC_CREATE_PROFILE:
+		return kp_ioctl_create_profile(dev, argp);
 	case KPROFILE_IOC_SET_HW_CONFIG:
 		return kp_ioctl_set_hw_config(dev, argp);
 	case KPROFILE_IOC_SET_HW_CONFIG_EX:

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile.c - profile objects (SPEC 2.4): create (NtCreateProfileEx),
+ * start (NtStartProfile), stop (NtStopProfile), statistics, and the file
+ * descriptor that owns a profile.
+ *
+ * A profile is created stopped.  Start pins the caller's buffer, makes it
+ * visible to the hit path, and arms the source: ProfileTime takes a
+ * reference on the set's per-CPU timers, a counter source one arm of the
+ * hardware layer (kp_pmu_arm(), refcounted there), so the first started
+ * profile of a source arms it and the last to stop disarms it.  Stop
+ * undoes that in reverse; the counts stay in the caller's buffer.  Closing
+ * the fd stops the profile and frees it.  See profile.h for the locking.
+ */
+#include <linux/anon_inodes.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/pid.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "kprofile.h"
+#include "profile.h"
+
+/* The module's profiles, over kp_dev's hardware layer. */
+static struct kp_profile_set kp_profiles;
+
+static void kp_profile_overflow(struct kp_overflow_consumer *c, u32 source,
+				struct pt_regs *regs)
+{
+	struct kp_profile_set *set = container_of(c, struct kp_profile_set,
+						  consumer);
+
+	kp_profile_sample_regs(set, source, regs);
+}
+
+/**
+ * kp_profile_set_init() - set up the profiles of one machine.
+ * @set:     the set.
+ * @sources: the source model; must outlive @set.
+ * @pmu:     the hardware layer; must outlive @set.  The set becomes one
+ *	     of its overflow consumers.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int kp_profile_set_init(struct kp_profile_set *set,
+			const struct kp_sources *sources, struct kp_pmu *pmu)
+{
+	unsigned int i;
+	int ret;
+
+	memset(set, 0, sizeof(*set));
+	set->sources = sources;
+	set->pmu = pmu;
+	mutex_init(&set->lock);
+	for (i = 0; i < KP_SOURCE_LIMIT; i++)
+		INIT_LIST_HEAD(&set->started[i]);
+	ret = kp_ptimer_init(set);
+	if (ret) {
+		mutex_destroy(&set->lock);
+		return ret;
+	}
+	set->consumer.overflow = kp_profile_overflow;
+	kp_pmu_add_consumer(pmu, &set->consumer);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_init);
+
+/**
+ * kp_profile_set_exit() - take a set down.
+ * @set: a set with no profile left.
+ *
+ * Context: process; sleeps (an RCU grace period).
+ */
+void kp_profile_set_exit(struct kp_profile_set *set)
+{
+	kp_pmu_remove_consumer(set->pmu, &set->consumer);
+	kp_ptimer_exit(set);
+	mutex_destroy(&set->lock);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_exit);
+
+/**
+ * kp_profile_new() - a stopped profile of a validated request.
+ * @set:  the set it belongs to.
+ * @req:  a request kp_profile_check() accepted.
+ * @tgid: the target's thread-group pid, or NULL (system-wide); the
+ *	  profile takes over this reference.
+ * @cpus: the CPUs, or NULL (or empty) for every CPU.
+ *
+ * Context: process.  The buffer's address space is the caller's: a
+ * profile created by a user process remembers it (start must come from
+ * it); one a kernel thread (a test) creates has none and can only be
+ * started with kp_profile_start_buf().
+ *
+ * Return: the profile, or NULL (out of memory; @tgid is then put).
+ */
+struct kp_profile *kp_profile_new(struct kp_profile_set *set,
+				  const struct kprofile_create_profile *req,
+				  struct pid *tgid, const struct cpumask *cpus)
+{
+	struct kp_profile *p;
+	u64 n = req->size >> req->bucket_shift;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL)) {
+		kfree(p);
+		put_pid(tgid);
+		return NULL;
+	}
+	p->set = set;
+	p->source = req->source;
+	p->target = req->target;
+	p->mode = req->mode;
+	p->base = req->base;
+	p->size = req->size;
+	p->shift = req->bucket_shift;
+	p->nr_buckets = n + !!(req->size & (BIT_ULL(p->shift) - 1));
+	p->ubuf = (unsigned long)req->buffer;
+	p->tgid = tgid;
+	p->all_cpus = !cpus || cpumask_empty(cpus);
+	if (!p->all_cpus)
+		cpumask_copy(p->cpus, cpus);
+	if (current->mm) {
+		p->mm = current->mm;
+		mmgrab(p->mm);
+	}
+	INIT_LIST_HEAD(&p->node);
+	return p;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_new);
+
+/**
+ * kp_profile_free() - stop (if started) and free a profile.
+ * @p: the profile, or NULL.
+ *
+ * Context: process; sleeps.
+ */
+void kp_profile_free(struct kp_profile *p)
+{
+	if (!p)
+		return;
+	kp_profile_stop(p);
+	if (p->mm)
+		mmdrop(p->mm);
+	put_pid(p->tgid);
+	free_cpumask_var(p->cpus);
+	kfree(p);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_free);
+
+static int kp_profile_arm(struct kp_profile *p, char *reason, size_t len)
+{
+	struct kp_profile_set *set = p->set;
+
+	if (p->source == KPROFILE_SOURCE_TIME) {
+		kp_ptimer_get(set);
+		return 0;
+	}
+	/*
+	 * The hardware counts both modes (the table's USR and OS bits), so
+	 * profiles of one source share one counter and its sampling rate;
+	 * each profile filters the mode in the hit path.
+	 */
+	return kp_pmu_arm(set->pmu, p->source, KPROFILE_MODE_TABLE,
+			  p->all_cpus ? NULL : p->cpus, reason, len);
+}
+
+static void kp_profile_disarm(struct kp_profile *p)
+{
+	if (p->source == KPROFILE_SOURCE_TIME)
+		kp_ptimer_put(p->set);
+	else
+		kp_pmu_disarm(p->set->pmu, p->source, KPROFILE_MODE_TABLE);
+}
+
+/**
+ * kp_profile_start_buf() - start a profile on a given buffer.
+ * @p:      a profile.
+ * @buf:    its buckets; owned by the profile from here on when this
+ *	    succeeds (released at stop), the caller's on failure.
+ * @reason: on failure, why (may be NULL).
+ * @len:    bytes at @reason.
+ *
+ * The source is armed, then the buffer published to the hit path and the
+ * profile linked on its source's list.
+ * Context: process; takes the set's lock.
+ *
+ * Return: 0; -EBUSY if @p is started; an error of kp_pmu_arm() (-EBUSY
+ * when no counter is free, -EOPNOTSUPP, -EINVAL).
+ */
+int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
+			 char *reason, size_t len)
+{
+	struct kp_profile_set *set = p->set;
+	int ret;
+
+	if (reason && len)
+		reason[0] = '\0';
+	mutex_lock(&set->lock);
+	if (p->started) {
+		ret = -EBUSY;
+		goto out;
+	}
+	ret = kp_profile_arm(p, reason, len);
+	if (ret)
+		goto out;
+	rcu_assign_pointer(p->buf, buf);
+	list_add_tail_rcu(&p->node, &set->started[p->source]);
+	p->started = true;
+out:
+	mutex_unlock(&set->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start_buf);
+
+/**
+ * kp_profile_start() - KPROFILE_IOC_START (NtStartProfile).
+ * @p:      a profile a user process created.
+ * @reason: on failure, why (may be NULL).
+ * @len:    bytes at @reason.
+ *
+ * Pins the buffer, then starts the profile (kp_profile_start_buf()).
+ * Context: process, in the creator's address space.
+ *
+ * Return: 0, -EBUSY (started already, or no counter free), -EXDEV (called
+ * from another address space than the creator's), -ENOMEM (including
+ * RLIMIT_MEMLOCK), -EFAULT (the buffer can no longer be pinned), or an
+ * error of kp_pmu_arm().
+ */
+int kp_profile_start(struct kp_profile *p, char *reason, size_t len)
+{
+	struct kp_profile_buf *buf;
+	int ret;
+
+	if (READ_ONCE(p->started))
+		return -EBUSY;
+	if (!p->mm || p->mm != current->mm)
+		return -EXDEV;
+	buf = kp_profile_buf_pin(p->ubuf, p->nr_buckets);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	ret = kp_profile_start_buf(p, buf, reason, len);
+	if (ret)
+		kp_profile_buf_release(buf);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start);
+
+/**
+ * kp_profile_stop() - KPROFILE_IOC_STOP (NtStopProfile).
+ * @p: the profile.
+ *
+ * The buffer is withdrawn from the hit path first (a hit racing with
+ * stop counts as unavailable), the profile unlinked and its source
+ * disarmed; after an RCU grace period the buffer is unpinned.  The counts
+ * stay in the caller's buffer.
+ * Context: process; sleeps.
+ *
+ * Return: 0, or -EALREADY when @p is not started.
+ */
+int kp_profile_stop(struct kp_profile *p)
+{
+	struct kp_profile_set *set = p->set;
+	struct kp_profile_buf *buf;
+
+	mutex_lock(&set->lock);
+	if (!p->started) {
+		mutex_unlock(&set->lock);
+		return -EALREADY;
+	}
+	buf = rcu_dereference_protected(p->buf, lockdep_is_held(&set->lock));
+	RCU_INIT_POINTER(p->buf, NULL);
+	list_del_rcu(&p->node);
+	kp_profile_disarm(p);
+	synchronize_rcu();
+	p->started = false;
+	mutex_unlock(&set->lock);
+	kp_profile_buf_release(buf);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_stop);
+
+/**
+ * kp_profile_get_stats() - KPROFILE_IOC_PROFILE_STATS.
+ * @p:  the profile.
+ * @st: filled in (reserved fields zeroed).
+ */
+void kp_profile_get_stats(struct kp_profile *p,
+			  struct kprofile_profile_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->hits = atomic64_read(&p->hits);
+	st->outside = atomic64_read(&p->outside);
+	st->unavailable = atomic64_read(&p->unavailable);
+	st->wrong_mode = atomic64_read(&p->wrong_mode);
+	st->started = READ_ONCE(p->started);
+	st->source = p->source;
+	st->interval = kp_source_interval(p->set->sources, p->source);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats);
+
+static long kp_profile_ioctl(struct file *file, unsigned int cmd,
+			     unsigned long arg)
+{
+	struct kp_profile *p = file->private_data;
+	struct kprofile_profile_stats st;
+	char reason[KPROFILE_REASON_LEN];
+	int ret;
+
+	switch (cmd) {
+	case KPROFILE_IOC_START:
+		ret = kp_profile_start(p, reason, sizeof(reason));
+		if (ret && reason[0])
+			pr_debug(KP_NAME ": start: %s\n", reason);
+		return ret;
+	case KPROFILE_IOC_STOP:
+		return kp_profile_stop(p);
+	case KPROFILE_IOC_PROFILE_STATS:
+		kp_profile_get_stats(p, &st);
+		if (copy_to_user((void __user *)arg, &st, sizeof(st)))
+			return -EFAULT;
+		return 0;
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int kp_profile_release(struct inode *inode, struct file *file)
+{
+	kp_profile_free(file->private_data);
+	return 0;
+}
+
+static const struct file_operations kp_profile_fops = {
+	.owner = THIS_MODULE,
+	.unlocked_ioctl = kp_profile_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.release = kp_profile_release,
+	.llseek = noop_llseek,
+};
+
+/*
+ * A user CPU bitmap (as sched_setaffinity()'s); bits of impossible CPUs
+ * are dropped, and a set naming only impossible CPUs is -EINVAL.
+ */
+static int kp_profile_user_cpus(const struct kprofile_create_profile *req,
+				struct cpumask *cpus)
+{
+	u32 size = min_t(u32, req->cpus_size, cpumask_size());
+
+	cpumask_clear(cpus);
+	if (copy_from_user(cpus, u64_to_user_ptr(req->cpus), size))
+		return -EFAULT;
+	if (bitmap_empty(cpumask_bits(cpus), size * BITS_PER_BYTE))
+		return 0;	/* empty: every CPU */
+	cpumask_and(cpus, cpus, cpu_possible_mask);
+	return cpumask_empty(cpus) ? -EINVAL : 0;
+}
+
+/**
+ * kp_ioctl_create_profile() - KPROFILE_IOC_CREATE_PROFILE
+ *	(NtCreateProfileEx).
+ * @dev:  the device.
+ * @argp: struct kprofile_create_profile.
+ *
+ * Validates the request (profile_check.c lists the errors in order),
+ * then returns a new profile file descriptor, stopped.  The fd holds a
+ * reference on the module: it cannot be unloaded while a profile is open.
+ *
+ * Return: the fd, or a negative errno: those of kp_profile_check(),
+ * kp_profile_check_buffer() and kp_profile_check_access(), -EFAULT for
+ * an unreadable request or CPU set, -ENOMEM, -EMFILE.
+ */
+long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
+{
+	struct kprofile_create_profile req;
+	struct kp_profile *p;
+	cpumask_var_t cpus;
+	struct pid *tgid;
+	u64 nr_buckets;
+	int ret;
+
+	if (copy_from_user(&req, argp, sizeof(req)))
+		return -EFAULT;
+	ret = kp_profile_check(&dev->sources, &req, &nr_buckets);
+	if (ret)
+		return ret;
+	ret = kp_profile_check_buffer(&req, nr_buckets);
+	if (ret)
+		return ret;
+	if (!zalloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	if (req.cpus_size) {
+		ret = kp_profile_user_cpus(&req, cpus);
+		if (ret)
+			goto out_cpus;
+	}
+	ret = kp_profile_check_access(&req, &tgid);
+	if (ret)
+		goto out_cpus;
+	p = kp_profile_new(&kp_profiles, &req, tgid, cpus);
+	if (!p) {
+		ret = -ENOMEM;
+		goto out_cpus;
+	}
+	ret = anon_inode_getfd("[kprofile-profile]", &kp_profile_fops, p,
+			       O_RDWR | O_CLOEXEC);
+	if (ret < 0)
+		kp_profile_free(p);
+out_cpus:
+	free_cpumask_var(cpus);
+	return ret;
+}
+
+static enum cpuhp_state kp_profile_hp_state;
+
+static int kp_profile_cpu_online(unsigned int cpu)
+{
+	kp_ptimer_cpu_online(&kp_profiles);
+	return 0;
+}
+
+static int kp_profile_cpu_offline(unsigned int cpu)
+{
+	kp_ptimer_cpu_offline(&kp_profiles);
+	return 0;
+}
+
+/**
+ * kp_profile_init() - set up the module's profiles.
+ * @dev: the device; its hardware layer is up (kp_pmu_init()).
+ *
+ * Return: 0 or a negative errno; on failure nothing is left registered.
+ */
+int kp_profile_init(struct kp_device *dev)
+{
+	int ret;
+
+	ret = kp_profile_set_init(&kp_profiles, &dev->sources, &dev->pmu);
+	if (ret)
+		return ret;
+	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "kprofile/time:online",
+				kp_profile_cpu_online, kp_profile_cpu_offline);
+	if (ret < 0)
+		goto err_set;
+	kp_profile_hp_state = ret;
+	return 0;
+
+err_set:
+	kp_profile_set_exit(&kp_profiles);
+	return ret;
+}
+
+/**
+ * kp_profile_exit() - take the module's profiles down.
+ * @dev: the device; no profile fd is open (each holds a module
+ *	 reference).
+ */
+void kp_profile_exit(struct kp_device *dev)
+{
+	cpuhp_remove_state(kp_profile_hp_state);
+	kp_profile_set_exit(&kp_profiles);
+}

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profile.h - profile objects (NtCreateProfile / NtCreateProfileEx,
+ * NtStartProfile, NtStopProfile; SPEC 2.4): a histogram of one source's
+ * interrupts over an address range, written live into the caller's
+ * buffer of 32-bit buckets.
+ *
+ * Files
+ * -----
+ * profile.c	   the object: create, start, stop, statistics, its fd.
+ * profile_check.c validation of a create request and the privilege rules.
+ * profile_buf.c   the bucket buffer: pinning the caller's pages.
+ * profile_hit.c   the hit path: which started profiles an interrupt hits.
+ * profile_timer.c ProfileTime: a per-CPU hrtimer.
+ *
+ * Object model and locking
+ * ------------------------
+ * A struct kp_profile_set is the profiles of one machine: the module has
+ * one over kp_dev's hardware layer, a KUnit suite builds its own over a
+ * fake one.  @lock (a mutex) serialises every start and stop of the set's
+ * profiles: it protects each profile's @started, @buf (writers) and
+ * @node, the lists @started, and the ProfileTime user count.  Lock order:
+ * set->lock, then cpus_read_lock(), then the timer's @tlock or the
+ * hardware layer's lock (kprofile.h's "profile's lock, then the hardware
+ * layer's").
+ *
+ * The hit path (NMI and hrtimer context) takes no lock and allocates
+ * nothing: it walks the RCU list of started profiles of the source,
+ * reads each profile's immutable fields and its RCU-published buffer,
+ * and increments atomics.  Stop unpublishes the buffer and unlinks the
+ * profile, then waits for an RCU grace period (NMI handlers and hrtimer
+ * callbacks are RCU readers) before the pages are unpinned.
+ */
+#ifndef _KPROFILE_PROFILE_H
+#define _KPROFILE_PROFILE_H
+
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+#include <uapi/linux/kprofile.h>
+
+#include "pmu.h"
+#include "sources.h"
+
+struct kp_device;
+struct mm_struct;
+struct page;
+struct pid;
+struct pt_regs;
+struct user_struct;
+
+/* Smallest and largest bucket, as log2 of bytes (NtCreateProfile). */
+#define KP_BUCKET_SHIFT_MIN	2
+#define KP_BUCKET_SHIFT_MAX	31
+
+/**
+ * struct kp_profile_buf - the pinned bucket buffer of a started profile.
+ * @pages:     the pages holding the buckets, in order.
+ * @nr_pages:  entries in @pages.
+ * @offset:    byte offset of bucket 0 in @pages[0].
+ * @user:      @pages are pinned user pages (unpinned when released); false
+ *	       for a kernel buffer a test provides.
+ * @charged:   pages charged to @uid's locked_vm (RLIMIT_MEMLOCK).
+ * @uid:       the user charged, or NULL.
+ *
+ * Immutable while published: the hit path reads it under RCU.
+ */
+struct kp_profile_buf {
+	struct page **pages;
+	unsigned int nr_pages;
+	unsigned int offset;
+	bool user;
+	unsigned long charged;
+	struct user_struct *uid;
+};
+
+/**
+ * struct kp_ptimer_cpu - ProfileTime on one CPU.
+ * @timer:   the pinned hrtimer.
+ * @set:     its profile set.
+ * @running: @timer is started; protected by the set's @tlock.
+ */
+struct kp_ptimer_cpu {
+	struct hrtimer timer;
+	struct kp_profile_set *set;
+	bool running;
+};
+
+/**
+ * struct kp_profile_set - the profiles of one machine.
+ * @sources:  the source model (intervals read lock-free).
+ * @pmu:      the hardware layer counter sources are armed on.
+ * @lock:     serialises start and stop; see the file comment.
+ * @started:  started profiles, per source (RCU; writers hold @lock).
+ * @consumer: receives the hardware layer's overflows (NMI).
+ * @tlock:    protects @time_users and each CPU's @running; taken after
+ *	      cpus_read_lock(), as the CPU hotplug callbacks run.
+ * @time_users: started ProfileTime profiles; the timers run while > 0.
+ * @timers:   per-CPU ProfileTime timers.
+ * @no_regs:  timer expiries without interrupted registers (not counted).
+ */
+struct kp_profile_set {
+	const struct kp_sources *sources;
+	struct kp_pmu *pmu;
+	struct mutex lock;	/* start and stop; see above */
+	struct list_head started[KP_SOURCE_LIMIT];
+	struct kp_overflow_consumer consumer;
+	struct mutex tlock;	/* @time_users, per-CPU @running */
+	unsigned int time_users;
+	struct kp_ptimer_cpu __percpu *timers;
+	atomic64_t no_regs;
+};
+
+/**
+ * struct kp_profile - one profile object.
+ * @set:	 its set.
+ * @source:	 the KPROFILE_SOURCE.
+ * @target:	 enum kprofile_target.
+ * @mode:	 enum kprofile_mode; TABLE counts both modes.
+ * @base:	 first address of the range.
+ * @size:	 bytes in the range.
+ * @shift:	 log2 of the bucket size.
+ * @nr_buckets:	 ceil(@size / 2^@shift).
+ * @ubuf:	 the caller's buffer (user address).
+ * @tgid:	 the profiled process's thread-group pid (a reference), or
+ *		 NULL for KPROFILE_TARGET_SYSTEM.
+ * @all_cpus:	 the CPU set was empty: every CPU.
+ * @cpus:	 otherwise, the CPUs.
+ * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
+ *		 for a profile a test creates.
+ * @started:	 between start and stop; protected by the set's @lock.
+ * @node:	 on the set's @started[@source] list while started.
+ * @buf:	 the pinned buffer while started (RCU; written under @lock).
+ * @hits:	 interrupts counted in a bucket.
+ * @outside:	 interrupts whose task matched but ip was out of range.
+ * @unavailable: interrupts that matched while the buffer was not there.
+ * @wrong_mode:	 interrupts whose task matched but mode did not.
+ *
+ * Everything above @started is immutable after creation.
+ */
+struct kp_profile {
+	struct kp_profile_set *set;
+	u32 source;
+	u32 target;
+	enum kprofile_mode mode;
+	u64 base;
+	u64 size;
+	u32 shift;
+	u64 nr_buckets;
+	unsigned long ubuf;
+	struct pid *tgid;
+	bool all_cpus;
+	cpumask_var_t cpus;
+	struct mm_struct *mm;
+
+	bool started;
+	struct list_head node;
+	struct kp_profile_buf __rcu *buf;
+
+	atomic64_t hits;
+	atomic64_t outside;
+	atomic64_t unavailable;
+	atomic64_t wrong_mode;
+};
+
+/**
+ * struct kp_sample - one interrupt, as the hit path sees it.
+ * @source: the source that fired.
+ * @cpu:    the CPU it fired on.
+ * @tgid:   the interrupted task's thread-group pid (task_tgid()).
+ * @ip:     the interrupted instruction pointer.
+ * @user:   the interrupted context was user mode.
+ */
+struct kp_sample {
+	u32 source;
+	unsigned int cpu;
+	const struct pid *tgid;
+	unsigned long ip;
+	bool user;
+};
+
+/* profile.c */
+int kp_profile_set_init(struct kp_profile_set *set,
+			const struct kp_sources *sources, struct kp_pmu *pmu);
+void kp_profile_set_exit(struct kp_profile_set *set);
+struct kp_profile *kp_profile_new(struct kp_profile_set *set,
+				  const struct kprofile_create_profile *req,
+				  struct pid *tgid, const struct cpumask *cpus);
+void kp_profile_free(struct kp_profile *p);
+int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
+			 char *reason, size_t len);
+int kp_profile_start(struct kp_profile *p, char *reason, size_t len);
+int kp_profile_stop(struct kp_profile *p);
+void kp_profile_get_stats(struct kp_profile *p,
+			  struct kprofile_profile_stats *st);
+long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp);
+int kp_profile_init(struct kp_device *dev);
+void kp_profile_exit(struct kp_device *dev);
+
+/* profile_check.c */
+int kp_profile_check(const struct kp_sources *sources,
+		     const struct kprofile_create_profile *req,
+		     u64 *nr_buckets);
+bool kp_profile_kernel_range(const struct kprofile_create_profile *req);
+int kp_profile_check_access(const struct kprofile_create_profile *req,
+			    struct pid **tgid);
+int kp_profile_check_buffer(const struct kprofile_create_profile *req,
+			    u64 nr_buckets);
+bool kp_may_read_task(struct task_struct *task);
+
+/* profile_buf.c */
+struct kp_profile_buf *kp_profile_buf_pin(unsigned long ubuf,
+					  u64 nr_buckets);
+void kp_profile_buf_release(struct kp_profile_buf *buf);
+
+/* profile_hit.c */
+void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
+void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+			    struct pt_regs *regs);
+
+/* profile_timer.c */
+int kp_ptimer_init(struct kp_profile_set *set);
+void kp_ptimer_exit(struct kp_profile_set *set);
+void kp_ptimer_get(struct kp_profile_set *set);
+void kp_ptimer_put(struct kp_profile_set *set);
+void kp_ptimer_cpu_online(struct kp_profile_set *set);
+void kp_ptimer_cpu_offline(struct kp_profile_set *set);
+
+#endif /* _KPROFILE_PROFILE_H */

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile_buf.c - a started profile's bucket buffer: the caller's pages,
+ * pinned for as long as the profile runs, as Windows locks them with an
+ * MDL (MmProbeAndLockPages) in NtStartProfile.
+ *
+ * Pinning uses pin_user_pages_fast(FOLL_WRITE | FOLL_LONGTERM), so the
+ * pages cannot move or be swapped while the interrupt path writes them
+ * through the kernel's direct map (x86-64 has no highmem).  The user sees
+ * every increment live.  The pinned pages are charged to the caller's
+ * RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK, as io_uring's registered
+ * buffers are.  Only the pages the buckets use are pinned.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/user.h>
+#include <linux/slab.h>
+
+#include "compat.h"
+#include "profile.h"
+
+static int kp_profile_charge(struct user_struct *uid, unsigned long nr)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	unsigned long cur = atomic_long_read(&uid->locked_vm), new;
+
+	do {
+		new = cur + nr;
+		if (new > limit)
+			return -ENOMEM;
+	} while (!atomic_long_try_cmpxchg(&uid->locked_vm, &cur, new));
+	return 0;
+}
+
+/**
+ * kp_profile_buf_pin() - pin the pages of a profile's buckets.
+ * @ubuf:	the first bucket, a user address in the current process.
+ * @nr_buckets: buckets (4 bytes each).
+ *
+ * Context: process, in the address space @ubuf belongs to; sleeps.
+ *
+ * Return: the buffer, or an ERR_PTR(): -ENOMEM (no memory, or
+ * RLIMIT_MEMLOCK would be exceeded), -EFAULT (a page is not writable
+ * memory that can be pinned, e.g. it was unmapped since creation).
+ */
+struct kp_profile_buf *kp_profile_buf_pin(unsigned long ubuf, u64 nr_buckets)
+{
+	unsigned long first = ubuf >> PAGE_SHIFT;
+	unsigned long last = (ubuf + nr_buckets * sizeof(u32) - 1) >> PAGE_SHIFT;
+	unsigned long nr = last - first + 1;
+	struct kp_profile_buf *buf;
+	int ret, pinned;
+
+	if (nr > INT_MAX)
+		return ERR_PTR(-ENOMEM);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->pages = kvmalloc_array(nr, sizeof(*buf->pages), GFP_KERNEL);
+	if (!buf->pages) {
+		ret = -ENOMEM;
+		goto err_buf;
+	}
+	if (!capable(CAP_IPC_LOCK)) {
+		buf->uid = get_current_user();
+		ret = kp_profile_charge(buf->uid, nr);
+		if (ret)
+			goto err_uid;
+		buf->charged = nr;
+	}
+
+	pinned = pin_user_pages_fast(first << PAGE_SHIFT, nr,
+				     FOLL_WRITE | FOLL_LONGTERM, buf->pages);
+	if (pinned != nr) {
+		if (pinned > 0)
+			unpin_user_pages(buf->pages, pinned);
+		ret = pinned < 0 && pinned != -EFAULT ? pinned : -EFAULT;
+		goto err_charge;
+	}
+	buf->nr_pages = nr;
+	buf->offset = offset_in_page(ubuf);
+	buf->user = true;
+	return buf;
+
+err_charge:
+	if (buf->charged)
+		atomic_long_sub(buf->charged, &buf->uid->locked_vm);
+err_uid:
+	if (buf->uid)
+		free_uid(buf->uid);
+	kvfree(buf->pages);
+err_buf:
+	kfree(buf);
+	return ERR_PTR(ret);
+}
+
+/**
+ * kp_profile_buf_release() - unpin and free a buffer no one can see any
+ *	more (unpublished, and an RCU grace period passed).
+ * @buf: from kp_profile_buf_pin(), or a test's kernel buffer (@user
+ *	 false: only the pages array and @buf are the test's to free, and
+ *	 nothing is done).
+ *
+ * The pages are marked dirty: the interrupt path wrote them through the
+ * kernel mapping, so the page tables' dirty bits do not know.
+ */
+void kp_profile_buf_release(struct kp_profile_buf *buf)
+{
+	if (!buf || !buf->user)
+		return;
+	unpin_user_pages_dirty_lock(buf->pages, buf->nr_pages, true);
+	if (buf->charged)
+		atomic_long_sub(buf->charged, &buf->uid->locked_vm);
+	if (buf->uid)
+		free_uid(buf->uid);
+	kvfree(buf->pages);
+	kfree(buf);
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile_check.c - what KPROFILE_IOC_CREATE_PROFILE accepts, in the
+ * spirit of NtCreateProfile: the request's shape, the caller's buffer,
+ * and who may profile what (SPEC 2.4).
+ *
+ * The checks run in this order, so when a request is wrong in two ways
+ * the first applies:
+ *
+ *   EINVAL	nonzero @flags or @reserved, an unknown @target or @mode, a
+ *		@pid with a target other than KPROFILE_TARGET_PID or a @pid
+ *		<= 0 with KPROFILE_TARGET_PID, a CPU set
+ *		pointer without a size or the reverse, zero @buffer_size or
+ *		@size, @bucket_shift outside 2..31, a @buffer not 4-byte
+ *		aligned, an unknown @source
+ *   ENOSPC	@buffer_size < ceil(@size / 2^@bucket_shift) * 4
+ *   EOVERFLOW	@base + @size wraps
+ *   EOPNOTSUPP	the source is not supported on this machine
+ *		(KPROFILE_IOC_QUERY_SOURCE tells why)
+ *   EFAULT	the buffer is not writable user memory, or the CPU set is
+ *		not readable
+ *   EINVAL	the CPU set names only CPUs that cannot exist
+ *   EPERM	system-wide, or a range reaching kernel addresses, without
+ *		CAP_PERFMON or CAP_SYS_ADMIN
+ *   ESRCH	no process @pid
+ *   EACCES	@pid is another process the caller may not ptrace-read
+ *
+ * Privileges are those of the creator at creation time, as with
+ * perf_event_open().
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/pagemap.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/coredump.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/uaccess.h>
+
+#include "compat.h"
+#include "profile.h"
+
+static bool kp_profile_reserved_zero(const struct kprofile_create_profile *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(req->reserved); i++)
+		if (req->reserved[i])
+			return false;
+	return !req->flags;
+}
+
+/**
+ * kp_profile_check() - validate a create request (no user memory, no
+ *	privileges: see kp_profile_check_buffer() and
+ *	kp_profile_check_access()).
+ * @sources:    the source model.
+ * @req:        the request.
+ * @nr_buckets: out: ceil(@req->size / 2^@req->bucket_shift).
+ *
+ * Return: 0, -EINVAL, -ENOSPC, -EOVERFLOW or -EOPNOTSUPP, as the file
+ * comment lists.
+ */
+int kp_profile_check(const struct kp_sources *sources,
+		     const struct kprofile_create_profile *req,
+		     u64 *nr_buckets)
+{
+	u64 n, bytes, end;
+
+	if (!kp_profile_reserved_zero(req) ||
+	    req->target > KPROFILE_TARGET_SYSTEM ||
+	    req->mode > KPROFILE_MODE_BOTH ||
+	    (req->target != KPROFILE_TARGET_PID && req->pid) ||
+	    (req->target == KPROFILE_TARGET_PID && req->pid <= 0) ||
+	    !req->cpus != !req->cpus_size)
+		return -EINVAL;
+	if (!req->buffer_size || !req->size)
+		return -EINVAL;
+	if (req->bucket_shift < KP_BUCKET_SHIFT_MIN ||
+	    req->bucket_shift > KP_BUCKET_SHIFT_MAX)
+		return -EINVAL;
+	if (!IS_ALIGNED(req->buffer, sizeof(u32)))
+		return -EINVAL;
+	if (!kp_source_known(sources, req->source))
+		return -EINVAL;
+
+	n = req->size >> req->bucket_shift;
+	if (req->size & (BIT_ULL(req->bucket_shift) - 1))
+		n++;
+	if (check_mul_overflow(n, (u64)sizeof(u32), &bytes) ||
+	    req->buffer_size < bytes)
+		return -ENOSPC;
+	if (check_add_overflow(req->base, req->size, &end))
+		return -EOVERFLOW;
+	if (!kp_source_supported(sources, req->source, NULL, 0))
+		return -EOPNOTSUPP;
+	*nr_buckets = n;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check);
+
+/**
+ * kp_profile_kernel_range() - whether a range reaches kernel addresses.
+ * @req: a request kp_profile_check() accepted.
+ *
+ * Return: true when any byte of [base, base + size) is at or above
+ * TASK_SIZE_MAX, the end of the largest user address space.
+ */
+bool kp_profile_kernel_range(const struct kprofile_create_profile *req)
+{
+	return req->base + req->size > TASK_SIZE_MAX;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_kernel_range);
+
+/**
+ * kp_profile_check_buffer() - probe the caller's buffer for writing
+ *	(ProbeForWrite).
+ * @req:	a request kp_profile_check() accepted.
+ * @nr_buckets: its bucket count.
+ *
+ * Only the bytes the buckets use are probed; they are faulted in writable
+ * without being written (fault_in_safe_writeable()), so the buffer keeps
+ * what the caller put there.
+ * Context: process, in the caller's address space.
+ *
+ * Return: 0 or -EFAULT.
+ */
+int kp_profile_check_buffer(const struct kprofile_create_profile *req,
+			    u64 nr_buckets)
+{
+	void __user *ubuf = u64_to_user_ptr(req->buffer);
+	size_t bytes = nr_buckets * sizeof(u32);
+
+	if (!access_ok(ubuf, bytes))
+		return -EFAULT;
+	if (fault_in_safe_writeable(ubuf, bytes))
+		return -EFAULT;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_buffer);
+
+/*
+ * The dumpable half of ptrace's check: a task that became non-dumpable
+ * (setuid exec, prctl) may only be inspected with CAP_SYS_PTRACE in its
+ * mm's namespace.  Called with the task locked.
+ */
+static bool kp_task_dumpable(struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+
+	return !mm || get_dumpable(mm) == SUID_DUMP_USER ||
+	       ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+}
+
+/**
+ * kp_may_read_task() - ptrace_may_access(@task, PTRACE_MODE_READ_REALCREDS)
+ *	as far as a module can tell.
+ * @task: the task to profile.
+ *
+ * ptrace_may_access() is not exported to modules, so this applies its
+ * credential rules: the same thread group; or the caller's real uid and
+ * gid equal the task's real, effective and saved ids and the task is
+ * dumpable; or the caller has CAP_SYS_PTRACE over the task's user
+ * namespace.  Linux security modules' ptrace hooks are not consulted
+ * (their entry point is not exported either); Yama applies only to
+ * attaching, which this is not.
+ *
+ * Return: true when the caller may profile @task.
+ */
+bool kp_may_read_task(struct task_struct *task)
+{
+	const struct cred *cred = current_cred(), *tcred;
+	bool ok;
+
+	if (same_thread_group(task, current))
+		return true;
+	task_lock(task);
+	rcu_read_lock();
+	tcred = __task_cred(task);
+	ok = (uid_eq(cred->uid, tcred->euid) &&
+	      uid_eq(cred->uid, tcred->suid) &&
+	      uid_eq(cred->uid, tcred->uid) &&
+	      gid_eq(cred->gid, tcred->egid) &&
+	      gid_eq(cred->gid, tcred->sgid) &&
+	      gid_eq(cred->gid, tcred->gid)) ||
+	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
+	rcu_read_unlock();
+	/* Dumpability after the credentials, as ptrace (commit_creds()). */
+	smp_rmb();
+	if (ok)
+		ok = kp_task_dumpable(task);
+	task_unlock(task);
+	return ok;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_may_read_task);
+
+static int kp_profile_find_target(pid_t nr, struct pid **tgid)
+{
+	struct task_struct *task;
+	struct pid *pid;
+	int ret = 0;
+
+	pid = find_get_pid(nr);
+	if (!pid)
+		return -ESRCH;
+	task = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (!task)
+		return -ESRCH;
+	if (!kp_may_read_task(task))
+		ret = -EACCES;
+	else
+		*tgid = get_pid(task_tgid(task));
+	put_task_struct(task);
+	return ret;
+}
+
+/**
+ * kp_profile_check_access() - apply the privilege rules and find the
+ *	target.
+ * @req:  a request kp_profile_check() accepted.
+ * @tgid: out: a reference to the target's thread-group pid, or NULL for a
+ *	  system-wide profile.
+ *
+ * The calling process may always be profiled in user space.  Another
+ * process (@pid, in the caller's pid namespace; a thread's id selects its
+ * whole process) needs ptrace-read access (kp_may_read_task()).
+ * System-wide profiles and ranges reaching kernel addresses need
+ * CAP_PERFMON or CAP_SYS_ADMIN: kernel addresses are secret under KASLR.
+ *
+ * Return: 0, -EPERM, -ESRCH or -EACCES.
+ */
+int kp_profile_check_access(const struct kprofile_create_profile *req,
+			    struct pid **tgid)
+{
+	*tgid = NULL;
+	if ((req->target == KPROFILE_TARGET_SYSTEM ||
+	     kp_profile_kernel_range(req)) && !perfmon_capable())
+		return -EPERM;
+	switch (req->target) {
+	case KPROFILE_TARGET_SELF:
+		*tgid = get_pid(task_tgid(current));
+		return 0;
+	case KPROFILE_TARGET_PID:
+		return kp_profile_find_target(req->pid, tgid);
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_access);
