@@ -46,7 +46,10 @@ console=$logs/console.log raw=$logs/ttyS1.log output=$logs/output.log
 rm -f "$console" "$raw" "$output"
 : >"$raw"
 
-args=(-accel tcg -m 1G -smp 2 -cpu "$model" -nographic -no-reboot
+# Two sockets of one core: the KUnit kernel has no ACPI, and SeaBIOS's MP
+# table lists only the first CPU of each socket, so "-smp 2" alone boots
+# it with one CPU.
+args=(-accel tcg -m 1G -smp 2,sockets=2,cores=1 -cpu "$model" -nographic -no-reboot
 	-monitor none -serial "file:$console" -serial "file:$raw"
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 loglevel=7 $append")
