@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_nmi_test.c - KUnit suite "kprofile_pmu_nmi": the PMI handler on a
+ * simulated overflow, per interface: it finds the counter, reloads the
+ * period from the source's current interval, acknowledges, unmasks the
+ * LVTPC, and hands the overflow to every consumer; and it leaves NMIs
+ * that are not kprofile's alone, writing nothing.
+ */
+#include <kunit/test.h>
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <asm/nmi.h>
+
+#include "pmu_fixture.h"
+
+#define PMC0		KP_FAKE_MSR_IA32_PMC0
+#define SEL0		KP_FAKE_MSR_IA32_PERFEVTSEL0
+#define GSTATUS		KP_FAKE_MSR_IA32_GLOBAL_STATUS
+#define OVF_CTRL	KP_FAKE_MSR_IA32_GLOBAL_OVF_CTRL
+#define K7_SEL0		KP_FAKE_MSR_K7_EVNTSEL0
+#define K7_CTR0		KP_FAKE_MSR_K7_PERFCTR0
+#define AMD_GSTATUS	KP_FAKE_MSR_AMD_GLOBAL_STATUS
+#define AMD_GCLR	KP_FAKE_MSR_AMD_GLOBAL_STATUS_CLR
+
+#define MISPRED		KPROFILE_SOURCE_BRANCH_MISPREDICTIONS
+#define ISSUES		KPROFILE_SOURCE_TOTAL_ISSUES
+
+struct kp_nmi_case {
+	struct kp_pmu_fix *fix;
+	struct kp_test_consumer tc;
+	struct pt_regs regs;
+	unsigned int cpu;
+};
+
+/* Arm MISPRED at 10000 on every CPU with a recording consumer. */
+static struct kp_nmi_case *nmi_setup(struct kunit *test,
+				     struct kp_pmu_fix *fix)
+{
+	struct kp_nmi_case *nc = kunit_kzalloc(test, sizeof(*nc), GFP_KERNEL);
+	char reason[KPROFILE_REASON_LEN];
+
+	KUNIT_ASSERT_NOT_NULL(test, nc);
+	nc->fix = fix;
+	nc->cpu = cpumask_last(cpu_online_mask);
+	kp_test_consumer_init(&nc->tc);
+	kp_pmu_add_consumer(&fix->pmu, &nc->tc.c);
+	kp_pmu_fix_interval(fix, MISPRED, 10000);
+	KUNIT_ASSERT_EQ(test, kp_pmu_arm(&fix->pmu, MISPRED,
+					 KPROFILE_MODE_TABLE, NULL, reason,
+					 sizeof(reason)), 0);
+	kp_fake_log_clear(fix->fake);
+	return nc;
+}
+
+static void nmi_teardown(struct kp_nmi_case *nc)
+{
+	kp_pmu_disarm(&nc->fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+	kp_pmu_remove_consumer(&nc->fix->pmu, &nc->tc.c);
+}
+
+/* The overflow was handled: one consumer call with the source and regs. */
+static void expect_delivered(struct kunit *test, struct kp_nmi_case *nc,
+			     int ret)
+{
+	KUNIT_EXPECT_EQ(test, ret, NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 1);
+	KUNIT_EXPECT_EQ(test, nc->tc.source, (u32)MISPRED);
+	KUNIT_EXPECT_PTR_EQ(test, nc->tc.regs, &nc->regs);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(nc->fix->fake, nc->cpu), 1U);
+}
+
+/*
+ * Intel v2+: GLOBAL_STATUS names the counter; the period is reloaded with
+ * the interval set since arming, then GLOBAL_OVF_CTRL acknowledges it.
+ */
+static void kp_nmi_emon_v2(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_intel(test, 3, 4, 48));
+	static const struct kp_fake_msrval seq[] = {
+		{ PMC0, 0xffffffffb1e0ULL }, { OVF_CTRL, 0x1 },
+	};
+	struct kp_fake *fake = nc->fix->fake;
+
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, nc->cpu, PMC0, 10000));
+	kp_pmu_fix_interval(nc->fix, MISPRED, 20000);
+	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
+						  &nc->regs));
+	KP_FAKE_EXPECT_WRITES(test, fake, nc->cpu, seq);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, nc->cpu, GSTATUS), 0ULL);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, nc->cpu, PMC0),
+			0xffffffffb1e0ULL);
+	nmi_teardown(nc);
+}
+
+/* Intel v1: no status register; the counter's top bit went clear. */
+static void kp_nmi_emon_v1(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_intel(test, 1, 2, 40));
+	static const struct kp_fake_msrval seq[] = {
+		{ PMC0, 0xffffffd8f0ULL },
+	};
+
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(nc->fix->fake, nc->cpu, PMC0,
+					      10005));
+	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
+						  &nc->regs));
+	KP_FAKE_EXPECT_WRITES(test, nc->fix->fake, nc->cpu, seq);
+	nmi_teardown(nc);
+}
+
+/* AMD legacy: bit 47 clear means overflowed. */
+static void kp_nmi_amd_legacy(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_amd(test, 0x17, false));
+	static const struct kp_fake_msrval seq[] = {
+		{ K7_CTR0, 0xffffffffd8f0ULL },
+	};
+
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(nc->fix->fake, nc->cpu,
+					      K7_CTR0, 10000));
+	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
+						  &nc->regs));
+	KP_FAKE_EXPECT_WRITES(test, nc->fix->fake, nc->cpu, seq);
+	nmi_teardown(nc);
+}
+
+/* AMD PerfMonV2: PerfCntrGlobalStatus, cleared via StatusClr. */
+static void kp_nmi_amd_v2(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_amd(test, 0x19, true));
+	static const struct kp_fake_msrval seq[] = {
+		{ K7_CTR0, 0xffffffffd8f0ULL }, { AMD_GCLR, 0x1 },
+	};
+
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(nc->fix->fake, nc->cpu,
+					      K7_CTR0, 10000));
+	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
+						  &nc->regs));
+	KP_FAKE_EXPECT_WRITES(test, nc->fix->fake, nc->cpu, seq);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(nc->fix->fake, nc->cpu,
+					      AMD_GSTATUS), 0ULL);
+	nmi_teardown(nc);
+}
+
+/*
+ * Not kprofile's: an armed counter that has not overflowed, and another
+ * counter's status bit (perf's, say).  NMI_DONE, nothing written, nobody
+ * called, the foreign status bit left for its owner.
+ */
+static void kp_nmi_not_ours(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_intel(test, 2, 4, 48));
+	struct kp_fake *fake = nc->fix->fake;
+
+	KUNIT_EXPECT_FALSE(test, kp_fake_count(fake, nc->cpu, PMC0, 9999));
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, &nc->regs),
+			NMI_DONE);
+	kp_fake_msr_set(fake, nc->cpu, GSTATUS, BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, &nc->regs),
+			NMI_DONE);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, nc->cpu), 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 0);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, nc->cpu, GSTATUS),
+			BIT_ULL(3));
+	nmi_teardown(nc);
+
+	/* Nothing armed at all: not even a register read matters. */
+	kp_fake_msr_set(fake, nc->cpu, GSTATUS, BIT_ULL(0));
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, NULL),
+			NMI_DONE);
+}
+
+/* AMD legacy: a disarmed counter that wrapped is not ours either. */
+static void kp_nmi_amd_disarmed(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_amd(test, 0x17, false));
+	struct kp_fake *fake = nc->fix->fake;
+
+	nmi_teardown(nc);
+	kp_fake_log_clear(fake);
+	kp_fake_msr_set(fake, nc->cpu, K7_CTR0, 0);
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, NULL),
+			NMI_DONE);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 0);
+}
+
+/* A removed consumer is not called; the overflow is still handled. */
+static void kp_nmi_consumer_removed(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_intel(test, 2, 4, 48));
+
+	kp_pmu_remove_consumer(&nc->fix->pmu, &nc->tc.c);
+	kp_fake_count(nc->fix->fake, nc->cpu, PMC0, 10000);
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, &nc->regs),
+			NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 0);
+	kp_pmu_disarm(&nc->fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+}
+
+struct kp_claim_rec {
+	atomic_t calls;
+	u64 mask;
+};
+
+static void kp_claim_record(void *data, u64 mask, struct pt_regs *regs)
+{
+	struct kp_claim_rec *rec = data;
+
+	rec->mask = mask;
+	atomic_inc(&rec->calls);
+}
+
+/*
+ * A reservation with an overflow handler: the holder enabled counter 1
+ * with INT; its overflow is acknowledged and handed to the handler, not to
+ * the source consumers, and nothing reloads it (the holder does).
+ */
+static void kp_nmi_reserved_overflow(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
+	static const struct kprofile_counter_desc descs[] = {
+		{ .type = KPROFILE_COUNTER_SINGLE, .begin = 1 },
+		{ .type = KPROFILE_COUNTER_OVERFLOW },
+	};
+	static const struct kp_fake_msrval seq[] = { { OVF_CTRL, 0x2 } };
+	struct kprofile_reservation *r;
+	struct kp_claim_rec rec = {};
+	char reason[KPROFILE_REASON_LEN];
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+
+	KUNIT_ASSERT_EQ(test, kp_reserve(&fix->pmu, descs, ARRAY_SIZE(descs),
+					 NULL, kp_claim_record, &rec, "test",
+					 &r, reason, sizeof(reason)), 0);
+	kp_fake_msr_set(fix->fake, cpu, SEL0 + 1,
+			0x3003c | KP_EVTSEL_EN | KP_EVTSEL_INT);
+	kp_fake_msr_set(fix->fake, cpu, PMC0 + 1, 0xfffffffffff0ULL);
+	kp_fake_count(fix->fake, cpu, PMC0 + 1, 0x20);
+	kp_fake_log_clear(fix->fake);
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(fix, cpu, NULL), NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rec.calls), 1);
+	KUNIT_EXPECT_EQ(test, rec.mask, BIT_ULL(1));
+	KP_FAKE_EXPECT_WRITES(test, fix->fake, cpu, seq);
+	kp_unreserve(r);
+	KUNIT_EXPECT_EQ(test, fix->held, 0UL);
+}
+
+static struct kunit_case kp_pmu_nmi_cases[] = {
+	KUNIT_CASE(kp_nmi_emon_v2),
+	KUNIT_CASE(kp_nmi_emon_v1),
+	KUNIT_CASE(kp_nmi_amd_legacy),
+	KUNIT_CASE(kp_nmi_amd_v2),
+	KUNIT_CASE(kp_nmi_not_ours),
+	KUNIT_CASE(kp_nmi_amd_disarmed),
+	KUNIT_CASE(kp_nmi_consumer_removed),
+	KUNIT_CASE(kp_nmi_reserved_overflow),
+	{}
+};
+
+static struct kunit_suite kp_pmu_nmi_suite = {
+	.name = "kprofile_pmu_nmi",
+	.exit = kp_pmu_fix_exit,
+	.test_cases = kp_pmu_nmi_cases,
+};
+kunit_test_suite(kp_pmu_nmi_suite);

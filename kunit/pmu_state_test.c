@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_state_test.c - KUnit suite "kprofile_pmu_state": what the hardware
+ * layer leaves behind and brings back.  Load and unload leave every
+ * register as found; a CPU coming online and a resume re-program what is
+ * armed; reservations are all or nothing and leave nothing programmed
+ * when they fail; counting counters for thread profiling; and the
+ * schedule answer (which sources fit together).
+ */
+#include <kunit/test.h>
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/string.h>
+#include <asm/nmi.h>
+
+#include "pmu_fixture.h"
+
+#define PMC0		KP_FAKE_MSR_IA32_PMC0
+#define SEL0		KP_FAKE_MSR_IA32_PERFEVTSEL0
+#define GCTRL		KP_FAKE_MSR_IA32_GLOBAL_CTRL
+#define GSTATUS		KP_FAKE_MSR_IA32_GLOBAL_STATUS
+#define K7_CTR0		KP_FAKE_MSR_K7_PERFCTR0
+#define K7_SEL0		KP_FAKE_MSR_K7_EVNTSEL0
+#define AMD_GCTL	KP_FAKE_MSR_AMD_GLOBAL_CTL
+
+#define MISPRED		KPROFILE_SOURCE_BRANCH_MISPREDICTIONS
+#define ISSUES		KPROFILE_SOURCE_TOTAL_ISSUES
+#define BRANCHES	KPROFILE_SOURCE_BRANCH_INSTRUCTIONS
+
+static void arm_ok(struct kunit *test, struct kp_pmu_fix *fix, u32 source)
+{
+	char reason[KPROFILE_REASON_LEN] = "";
+
+	KUNIT_ASSERT_EQ_MSG(test, kp_pmu_arm(&fix->pmu, source,
+					     KPROFILE_MODE_TABLE, NULL,
+					     reason, sizeof(reason)), 0,
+			    "arming 0x%x: %s", source, reason);
+}
+
+/*
+ * AMD PerfMonV2 with every register holding a distinct value: load, arm
+ * two sources, unload while armed (rmmod after the last close goes the
+ * same way), and every register on every CPU is as it was found.
+ */
+static void kp_state_restore_amd(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_fix *fix;
+	u64 *snap;
+
+	kp_fake_amd(fake, 0x19, true);
+	kp_fake_seed(fake);
+	snap = kp_fake_snapshot(fake);
+	fix = kp_pmu_fix_build(test, fake);
+	kp_pmu_fix_up(fix);
+	arm_ok(test, fix, ISSUES);
+	arm_ok(test, fix, MISPRED);
+	KUNIT_EXPECT_FALSE(test, kp_fake_snapshot_equal(fake, snap));
+	kp_pmu_fix_down(fix);
+	KUNIT_EXPECT_TRUE(test, kp_fake_snapshot_equal(fake, snap));
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	kp_pmu_disarm(&fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+}
+
+/*
+ * Intel v2: the same, with the counters holding values a legacy (32-bit,
+ * sign-extended) write can restore, as perf leaves them.
+ */
+static void kp_state_restore_intel(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_fix *fix;
+	unsigned int i;
+	u64 *snap;
+
+	kp_fake_intel(fake, 2, 4, 48, 7, 0);
+	kp_fake_seed(fake);
+	for (i = 0; i < 4; i++)
+		kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, PMC0 + i,
+				0xffff80001234ULL + i);
+	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, GCTRL, 0x70000000aULL);
+	snap = kp_fake_snapshot(fake);
+	fix = kp_pmu_fix_build(test, fake);
+	kp_pmu_fix_up(fix);
+	arm_ok(test, fix, ISSUES);
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	kp_pmu_fix_down(fix);
+	KUNIT_EXPECT_TRUE(test, kp_fake_snapshot_equal(fake, snap));
+}
+
+/* Unloading never touches a counter perf holds at that moment. */
+static void kp_state_restore_skips_perf(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x17, false);
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+
+	fix->perf = BIT(2) | BIT(3);
+	kp_fake_log_clear(fix->fake);
+	kp_pmu_fix_down(fix);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fix->fake, cpu,
+						    K7_SEL0 + 2), 0U);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fix->fake, cpu,
+						    K7_CTR0 + 3), 0U);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fix->fake, cpu, K7_SEL0),
+			1U);
+}
+
+/*
+ * A CPU that goes offline and comes back (its registers reset) gets
+ * InitializeProfiling and every armed source back, with a fresh period.
+ */
+static void kp_state_hotplug(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
+	unsigned int cpu = cpumask_last(cpu_online_mask);
+	static const struct kp_fake_msrval seq[] = {
+		{ PMC0, 0xffffffffd8f0ULL }, { SEL0, 0x005300c5 },
+		{ GCTRL, 0x1 },
+	};
+
+	kp_pmu_fix_interval(fix, MISPRED, 10000);
+	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_cpu_down(fix, cpu);
+	kp_fake_msr_set(fix->fake, cpu, PMC0, 0);
+	kp_fake_msr_set(fix->fake, cpu, SEL0, 0);
+	kp_fake_msr_set(fix->fake, cpu, GCTRL, 0);
+	kp_fake_log_clear(fix->fake);
+	kp_pmu_fix_cpu_up(fix, cpu);
+	KP_FAKE_EXPECT_WRITES(test, fix->fake, cpu, seq);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fix->fake, cpu), 1U);
+	kp_pmu_disarm(&fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+}
+
+/* Resume: the firmware reset the registers; the armed state comes back. */
+static void kp_state_resume(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x19, true);
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	static const struct kp_fake_msrval seq[] = {
+		{ K7_CTR0, 0xffffffffd8f0ULL }, { K7_SEL0, 0x005300c3 },
+		{ AMD_GCTL, 0x1 },
+	};
+
+	kp_pmu_fix_interval(fix, MISPRED, 10000);
+	arm_ok(test, fix, MISPRED);
+	kp_fake_msr_set(fix->fake, cpu, K7_CTR0, 0);
+	kp_fake_msr_set(fix->fake, cpu, K7_SEL0, 0);
+	kp_fake_msr_set(fix->fake, cpu, AMD_GCTL, 0);
+	kp_fake_log_clear(fix->fake);
+	kp_pmu_fix_resume(fix, cpu);
+	KP_FAKE_EXPECT_WRITES(test, fix->fake, cpu, seq);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fix->fake, cpu), 1U);
+	kp_pmu_disarm(&fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+}
+
+/* Single and Range descriptors; a source then gets the next counter. */
+static void kp_state_reserve(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
+	static const struct kprofile_counter_desc descs[] = {
+		{ .type = KPROFILE_COUNTER_SINGLE, .begin = 0 },
+		{ .type = KPROFILE_COUNTER_RANGE, .begin = 2, .end = 3 },
+	};
+	struct kprofile_reservation *r;
+	char reason[KPROFILE_REASON_LEN];
+	struct kp_counter_holder h;
+
+	kp_fake_log_clear(fix->fake);
+	KUNIT_ASSERT_EQ(test, kp_reserve(&fix->pmu, descs, ARRAY_SIZE(descs),
+					 NULL, NULL, NULL, "pid 7", &r,
+					 reason, sizeof(reason)), 0);
+	KUNIT_EXPECT_EQ(test, kp_reserve_mask(r), 0xdULL);
+	KUNIT_EXPECT_EQ(test, fix->held, 0xdUL);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fix->fake), 0U);
+	kp_pmu_holder(&fix->pmu, 2, &h);
+	KUNIT_EXPECT_EQ(test, h.kind, KP_HOLDER_RESERVED);
+	KUNIT_EXPECT_STREQ(test, h.owner, "pid 7");
+
+	arm_ok(test, fix, ISSUES);
+	KUNIT_EXPECT_TRUE(test, kp_fake_msr_get(fix->fake, 0, SEL0 + 1) &
+			  KP_EVTSEL_EN);
+	KUNIT_EXPECT_EQ(test, kp_pmu_arm(&fix->pmu, MISPRED,
+					 KPROFILE_MODE_TABLE, NULL, reason,
+					 sizeof(reason)), -EBUSY);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(reason, "pid 7"));
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	kp_unreserve(r);
+	KUNIT_EXPECT_EQ(test, fix->held, 0UL);
+}
+
+/*
+ * Failing reservations change nothing: perf holding one counter of the
+ * whole-PMU request, a counter a source holds, EventBuffer, bad indexes.
+ */
+static void kp_state_reserve_fails(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x17, false);
+	static const struct kprofile_counter_desc pebs[] = {
+		{ .type = KPROFILE_COUNTER_EVENT_BUFFER },
+	};
+	static const struct kprofile_counter_desc beyond[] = {
+		{ .type = KPROFILE_COUNTER_RANGE, .begin = 1, .end = 4 },
+	};
+	static const struct kprofile_counter_desc first[] = {
+		{ .type = KPROFILE_COUNTER_SINGLE, .begin = 0 },
+	};
+	struct kprofile_reservation *r = NULL;
+	char reason[KPROFILE_REASON_LEN];
+
+	fix->perf = BIT(3);
+	kp_fake_log_clear(fix->fake);
+	KUNIT_EXPECT_EQ(test, kp_reserve(&fix->pmu, NULL, 0, NULL, NULL, NULL,
+					 "t", &r, reason, sizeof(reason)),
+			-EBUSY);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(reason, "nmi_watchdog=0"));
+	KUNIT_EXPECT_EQ(test, fix->held, 0UL);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fix->fake), 0U);
+	fix->perf = 0;
+
+	arm_ok(test, fix, ISSUES);
+	kp_fake_log_clear(fix->fake);
+	KUNIT_EXPECT_EQ(test, kp_reserve(&fix->pmu, first, 1, NULL, NULL,
+					 NULL, "t", &r, reason,
+					 sizeof(reason)), -EBUSY);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(reason, "ProfileTotalIssues"));
+	KUNIT_EXPECT_EQ(test, kp_reserve(&fix->pmu, pebs, 1, NULL, NULL, NULL,
+					 "t", &r, reason, sizeof(reason)),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, kp_reserve(&fix->pmu, beyond, 1, NULL, NULL,
+					 NULL, "t", &r, reason,
+					 sizeof(reason)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fix->fake), 0U);
+	KUNIT_EXPECT_EQ(test, fix->held, 0x1UL);
+	KUNIT_EXPECT_NULL(test, r);
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+
+	KUNIT_ASSERT_EQ(test, kp_reserve(&fix->pmu, NULL, 0, NULL, NULL, NULL,
+					 "t", &r, reason, sizeof(reason)), 0);
+	KUNIT_EXPECT_EQ(test, kp_reserve_mask(r), 0xfULL);
+	kp_unreserve(r);
+}
+
+/*
+ * Counting for thread profiling: EN without INT, started and stopped on
+ * the current CPU, read and written there; its overflow is not an NMI
+ * kprofile claims.
+ */
+static void kp_state_counting(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
+	struct kp_pmu *pmu = &fix->pmu;
+	struct kp_counter_holder h;
+	unsigned int cpu;
+	u32 idx = ~0U;
+	int ret;
+	u64 val;
+
+	KUNIT_ASSERT_EQ(test, kp_pmu_claim_counting(pmu, BRANCHES,
+						    KPROFILE_MODE_USER,
+						    "thread profiling", &idx),
+			0);
+	KUNIT_EXPECT_EQ(test, idx, 0U);
+	kp_pmu_holder(pmu, idx, &h);
+	KUNIT_EXPECT_EQ(test, h.kind, KP_HOLDER_COUNTING);
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	kp_pmu_write_counter(pmu, idx, 0);
+	kp_pmu_start_counting(pmu, idx);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fix->fake, cpu, SEL0),
+			0x004100c4ULL);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fix->fake, cpu, GCTRL) & 1, 1ULL);
+	kp_fake_count(fix->fake, cpu, PMC0, 1234);
+	val = kp_pmu_read_counter(pmu, idx);
+	kp_fake_msr_set(fix->fake, cpu, GSTATUS, BIT_ULL(0));
+	ret = kp_pmu_fix_nmi(fix, cpu, NULL);
+	kp_pmu_stop_counting(pmu, idx);
+	KUNIT_EXPECT_FALSE(test, kp_fake_msr_get(fix->fake, cpu, SEL0) &
+			   KP_EVTSEL_EN);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, val, 1234ULL);
+	KUNIT_EXPECT_EQ(test, ret, NMI_DONE);
+
+	kp_pmu_release_counting(pmu, idx);
+	KUNIT_EXPECT_EQ(test, fix->held, 0UL);
+}
+
+/* Which sources fit together, and on which counters. */
+static void kp_state_schedule(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 2, 48);
+	struct kprofile_schedule s = {};
+
+	arm_ok(test, fix, MISPRED);
+	s.nr_sources = 3;
+	s.sources[0] = ISSUES;
+	s.sources[1] = MISPRED;
+	s.sources[2] = KPROFILE_SOURCE_TIME;
+	KUNIT_ASSERT_EQ(test, kp_pmu_schedule(&fix->pmu, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.flags & KPROFILE_SCHED_FITS);
+	KUNIT_EXPECT_EQ(test, s.busy_mask, 0x1U);
+	KUNIT_EXPECT_EQ(test, s.num_counters, 2U);
+	KUNIT_EXPECT_EQ(test, s.counters[0], 1U);
+	KUNIT_EXPECT_EQ(test, s.counters[1], 0U);
+	KUNIT_EXPECT_EQ(test, s.counters[2], KPROFILE_NO_COUNTER);
+
+	s.nr_sources = 3;
+	s.sources[2] = BRANCHES;
+	KUNIT_ASSERT_EQ(test, kp_pmu_schedule(&fix->pmu, &s), 0);
+	KUNIT_EXPECT_FALSE(test, s.flags & KPROFILE_SCHED_FITS);
+	KUNIT_EXPECT_EQ(test, s.counters[2], KPROFILE_NO_COUNTER);
+	KUNIT_EXPECT_NOT_NULL(test,
+			      strstr(s.reason, "ProfileBranchMispredictions"));
+
+	s.nr_sources = 1;
+	s.sources[0] = 0xff;
+	KUNIT_EXPECT_EQ(test, kp_pmu_schedule(&fix->pmu, &s), -EINVAL);
+	kp_pmu_disarm(&fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+}
+
+static struct kunit_case kp_pmu_state_cases[] = {
+	KUNIT_CASE(kp_state_restore_amd),
+	KUNIT_CASE(kp_state_restore_intel),
+	KUNIT_CASE(kp_state_restore_skips_perf),
+	KUNIT_CASE(kp_state_hotplug),
+	KUNIT_CASE(kp_state_resume),
+	KUNIT_CASE(kp_state_reserve),
+	KUNIT_CASE(kp_state_reserve_fails),
+	KUNIT_CASE(kp_state_counting),
+	KUNIT_CASE(kp_state_schedule),
+	{}
+};
+
+static struct kunit_suite kp_pmu_state_suite = {
+	.name = "kprofile_pmu_state",
+	.exit = kp_pmu_fix_exit,
+	.test_cases = kp_pmu_state_cases,
+};
+kunit_test_suite(kp_pmu_state_suite);
