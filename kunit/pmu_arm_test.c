@@ -333,4 +333,5 @@ static struct kunit_suite kp_pmu_arm_suite = {
 	.exit = kp_pmu_fix_exit,
 	.test_cases = kp_pmu_arm_cases,
 };
+
 kunit_test_suite(kp_pmu_arm_suite);

@@ -270,4 +270,5 @@ static struct kunit_suite kp_pmu_nmi_suite = {
 	.exit = kp_pmu_fix_exit,
 	.test_cases = kp_pmu_nmi_cases,
 };
+
 kunit_test_suite(kp_pmu_nmi_suite);

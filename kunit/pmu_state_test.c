@@ -336,4 +336,5 @@ static struct kunit_suite kp_pmu_state_suite = {
 	.exit = kp_pmu_fix_exit,
 	.test_cases = kp_pmu_state_cases,
 };
+
 kunit_test_suite(kp_pmu_state_suite);
