@@ -245,7 +245,7 @@ int kp_profile_start(struct kp_profile *p, char *reason, size_t len)
 		return -EBUSY;
 	if (!p->mm || p->mm != current->mm)
 		return -EXDEV;
-	buf = kp_profile_buf_pin(p->ubuf, p->nr_buckets);
+	buf = kp_profile_buf_pin(p->mm, p->ubuf, p->nr_buckets);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = kp_profile_start_buf(p, buf, reason, len);

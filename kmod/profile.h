@@ -52,7 +52,6 @@ struct mm_struct;
 struct page;
 struct pid;
 struct pt_regs;
-struct user_struct;
 
 /* Smallest and largest bucket, as log2 of bytes (NtCreateProfile). */
 #define KP_BUCKET_SHIFT_MIN	2
@@ -65,8 +64,8 @@ struct user_struct;
  * @offset:    byte offset of bucket 0 in @pages[0].
  * @user:      @pages are pinned user pages (unpinned when released); false
  *	       for a kernel buffer a test provides.
- * @charged:   pages charged to @uid's locked_vm (RLIMIT_MEMLOCK).
- * @uid:       the user charged, or NULL.
+ * @mm:	       the address space whose locked_vm the pages are charged to
+ *	       (RLIMIT_MEMLOCK), when @user.
  *
  * Immutable while published: the hit path reads it under RCU.
  */
@@ -75,8 +74,7 @@ struct kp_profile_buf {
 	unsigned int nr_pages;
 	unsigned int offset;
 	bool user;
-	unsigned long charged;
-	struct user_struct *uid;
+	struct mm_struct *mm;
 };
 
 /**
@@ -214,8 +212,8 @@ int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 bool kp_may_read_task(struct task_struct *task);
 
 /* profile_buf.c */
-struct kp_profile_buf *kp_profile_buf_pin(unsigned long ubuf,
-					  u64 nr_buckets);
+struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,
+					  unsigned long ubuf, u64 nr_buckets);
 void kp_profile_buf_release(struct kp_profile_buf *buf);
 
 /* profile_hit.c */

@@ -7,36 +7,21 @@
  * Pinning uses pin_user_pages_fast(FOLL_WRITE | FOLL_LONGTERM), so the
  * pages cannot move or be swapped while the interrupt path writes them
  * through the kernel's direct map (x86-64 has no highmem).  The user sees
- * every increment live.  The pinned pages are charged to the caller's
- * RLIMIT_MEMLOCK unless it has CAP_IPC_LOCK, as io_uring's registered
- * buffers are.  Only the pages the buckets use are pinned.
+ * every increment live.  The pinned pages are charged to the address
+ * space's locked_vm against RLIMIT_MEMLOCK unless the caller has
+ * CAP_IPC_LOCK (account_locked_vm(), as VFIO does).  Only the pages the
+ * buckets use are pinned.
  */
-#include <linux/capability.h>
-#include <linux/cred.h>
 #include <linux/mm.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/user.h>
 #include <linux/slab.h>
 
 #include "compat.h"
 #include "profile.h"
 
-static int kp_profile_charge(struct user_struct *uid, unsigned long nr)
-{
-	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	unsigned long cur = atomic_long_read(&uid->locked_vm), new;
-
-	do {
-		new = cur + nr;
-		if (new > limit)
-			return -ENOMEM;
-	} while (!atomic_long_try_cmpxchg(&uid->locked_vm, &cur, new));
-	return 0;
-}
-
 /**
  * kp_profile_buf_pin() - pin the pages of a profile's buckets.
- * @ubuf:	the first bucket, a user address in the current process.
+ * @mm:		the current address space; must outlive the buffer.
+ * @ubuf:	the first bucket, a user address in @mm.
  * @nr_buckets: buckets (4 bytes each).
  *
  * Context: process, in the address space @ubuf belongs to; sleeps.
@@ -45,7 +30,8 @@ static int kp_profile_charge(struct user_struct *uid, unsigned long nr)
  * RLIMIT_MEMLOCK would be exceeded), -EFAULT (a page is not writable
  * memory that can be pinned, e.g. it was unmapped since creation).
  */
-struct kp_profile_buf *kp_profile_buf_pin(unsigned long ubuf, u64 nr_buckets)
+struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,
+					  unsigned long ubuf, u64 nr_buckets)
 {
 	unsigned long first = ubuf >> PAGE_SHIFT;
 	unsigned long last = (ubuf + nr_buckets * sizeof(u32) - 1) >> PAGE_SHIFT;
@@ -63,13 +49,10 @@ struct kp_profile_buf *kp_profile_buf_pin(unsigned long ubuf, u64 nr_buckets)
 		ret = -ENOMEM;
 		goto err_buf;
 	}
-	if (!capable(CAP_IPC_LOCK)) {
-		buf->uid = get_current_user();
-		ret = kp_profile_charge(buf->uid, nr);
-		if (ret)
-			goto err_uid;
-		buf->charged = nr;
-	}
+	ret = account_locked_vm(mm, nr, true);
+	if (ret)
+		goto err_pages;
+	buf->mm = mm;
 
 	pinned = pin_user_pages_fast(first << PAGE_SHIFT, nr,
 				     FOLL_WRITE | FOLL_LONGTERM, buf->pages);
@@ -85,11 +68,8 @@ struct kp_profile_buf *kp_profile_buf_pin(unsigned long ubuf, u64 nr_buckets)
 	return buf;
 
 err_charge:
-	if (buf->charged)
-		atomic_long_sub(buf->charged, &buf->uid->locked_vm);
-err_uid:
-	if (buf->uid)
-		free_uid(buf->uid);
+	account_locked_vm(mm, nr, false);
+err_pages:
 	kvfree(buf->pages);
 err_buf:
 	kfree(buf);
@@ -111,10 +91,7 @@ void kp_profile_buf_release(struct kp_profile_buf *buf)
 	if (!buf || !buf->user)
 		return;
 	unpin_user_pages_dirty_lock(buf->pages, buf->nr_pages, true);
-	if (buf->charged)
-		atomic_long_sub(buf->charged, &buf->uid->locked_vm);
-	if (buf->uid)
-		free_uid(buf->uid);
+	account_locked_vm(buf->mm, buf->nr_pages, false);
 	kvfree(buf->pages);
 	kfree(buf);
 }
