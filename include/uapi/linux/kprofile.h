@@ -172,7 +172,15 @@ enum kprofile_mode {
  * @sources:	in: KPROFILE_SOURCE values.
  * @counters:	out: the counter each source gets (a source already armed
  *		keeps its counter), or KPROFILE_NO_COUNTER.
- * @reason:	out: why not, when they do not fit.
+ * @reason:	out: why not, when they do not fit; with no sources, who
+ *		holds the busy counters (kprofile sources by name,
+ *		reservations and thread profiling by owner, or perf: the NMI
+ *		watchdog), e.g. to explain an EBUSY.
+ *
+ * Sources are placed as armed by profiles (KPROFILE_MODE_TABLE).  Any
+ * table event may use any general-purpose counter, so a set fits when
+ * each counter source not armed yet finds a free counter.  Unknown
+ * sources: EINVAL.
  */
 struct kprofile_schedule {
 	__u32 nr_sources;
@@ -219,6 +227,12 @@ struct kprofile_counter_desc {
  * @reserved:	 zero.
  *
  * Returns a file descriptor that owns the reservation; close frees it.
+ * Needs CAP_PERFMON.  Nothing is programmed: the holder programs the
+ * counters.  The counters are held machine-wide (Linux arbitrates them
+ * that way); @cpus must include an online CPU.  An OVERFLOW descriptor
+ * makes kprofile acknowledge the counters' overflow interrupts.  EBUSY:
+ * a counter is held (KPROFILE_IOC_SCHEDULE with no sources says by whom,
+ * e.g. perf's NMI watchdog); EOPNOTSUPP: no usable PMU, or EVENT_BUFFER.
  */
 struct kprofile_reserve {
 	__u32 nr_descs;
