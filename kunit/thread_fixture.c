@@ -25,7 +25,7 @@ static u64 kp_thread_fix_clock(void)
  * Return: the fixture, empty configuration, no client, clock at 0.
  */
 struct kp_thread_fix *kp_thread_fix_new(struct kunit *test,
-					 struct kp_pmu_fix *pmu)
+					struct kp_pmu_fix *pmu)
 {
 	struct kp_thread_fix *fix;
 

@@ -25,7 +25,7 @@ struct kp_thread_fix {
 extern u64 kp_thread_fix_now;
 
 struct kp_thread_fix *kp_thread_fix_new(struct kunit *test,
-					 struct kp_pmu_fix *pmu);
+					struct kp_pmu_fix *pmu);
 void kp_thread_fix_exit(struct kunit *test);
 
 #endif /* _KPROFILE_THREAD_FIXTURE_H */
