@@ -1,12 +1,99 @@
 # SPDX-License-Identifier: GPL-2.0
-# kprofile: the one entry point.  See README.md.
+# kprofile: the one entry point.  `make help` lists the targets; README.md
+# says what they are for.  (Kbuild, not this file, drives kernel builds.)
 
+# The kernel to build the module for: the running kernel's build tree if
+# it exists, else the newest installed Debian headers.
 KVER ?= $(shell uname -r)
 KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-	$(lastword $(sort $(wildcard /usr/src/linux-headers-*-amd64))))
+	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1))
 
-.PHONY: all module
-all: module
+BUILD := $(CURDIR)/build
+TOOL_DIR := $(BUILD)/tool
+# The module is built in a copy of the sources per kernel (testing/kbuild.sh).
+KBUILD := $(CURDIR)/testing/kbuild.sh
+CPU ?= intel
+SHARE ?=
+JOBS ?= 2
+export JOBS CMD
+
+.PHONY: all module tool check demo vm-run vmtest kunit load unload install \
+	hwtest checkpatch sparse deps clean help
+
+all: module tool
 
 module:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or pass KDIR=" >&2; exit 1; }
+	@dir=$$($(KBUILD) $(KDIR) | tail -n1) && mkdir -p $(BUILD) && \
+		ln -sf $$dir/kmod/kprofile.ko $(BUILD)/kprofile.ko && \
+		echo "module: $(BUILD)/kprofile.ko (for $(KDIR))"
+
+# The tool, when tools/ has its CMake project.
+tool:
+	@if [ -f tools/CMakeLists.txt ]; then \
+		cmake -S tools -B $(TOOL_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null && \
+		cmake --build $(TOOL_DIR) -j$(JOBS); \
+	else \
+		echo "tool: no tools/CMakeLists.txt yet; skipped"; \
+	fi
+
+deps:
+	testing/deps.sh
+
+# Every test layer; ends with "N passed, M failed".  KP_LAYERS= selects
+# layers (build tool host kunit vm static), see testing/check.sh.
+check: deps
+	@testing/check.sh
+
+# Debian's kernel in QEMU, Intel then AMD CPU model: load the module and
+# run the tool's commands (the list: DEMO_CMDS in testing/demo.sh).
+demo: deps tool
+	@testing/demo.sh
+
+# make vm-run CMD='kprofile info' [CPU=intel|amd] [SHARE=DIR]
+vm-run: tool
+	@testing/vm/vm.sh --cpu $(CPU) $(if $(SHARE),--share $(SHARE)) --cmd "$$CMD"
+
+# The guest tests alone (both CPU models) and the KUnit suites alone.
+vmtest:
+	@for cpu in intel amd; do testing/vm/vm.sh --cpu $$cpu --tests || exit 1; done
+kunit:
+	@testing/kunit/run.sh plain && testing/kunit/run.sh debug
+
+# Bare metal (root).
+load: module
+	insmod $(BUILD)/kprofile.ko
+unload:
+	rmmod kprofile
+install: module
+	$(MAKE) -C $(KDIR) M=$$(dirname $$(dirname $$(readlink -f $(BUILD)/kprofile.ko))) modules_install
+	depmod -a $(KVER)
+	@if [ -f $(TOOL_DIR)/Makefile ]; then cmake --install $(TOOL_DIR); fi
+
+# Real counts on a machine with a PMU; skips (and says why) elsewhere.
+hwtest: module tool
+	@if [ -x testing/hwtest.sh ]; then testing/hwtest.sh; \
+	else echo "hwtest: testing/hwtest.sh does not exist yet"; fi
+
+checkpatch:
+	@testing/static/checkpatch.sh
+sparse:
+	@testing/static/sparse.sh
+
+clean:
+	rm -rf $(BUILD)
+	@# Objects of in-place builds (make -C KDIR M=$(CURDIR)), if any.
+	find kmod kunit \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name '*.d' -o -name modules.order \) -delete
+	rm -f Module.symvers modules.order .*.cmd
+
+help:
+	@echo "make               the module (for KDIR=$(KDIR)) and the tool"
+	@echo "make module|tool   one of them"
+	@echo "make check         every test layer (installs what it needs)"
+	@echo "make demo          the module and tool in Debian's kernel under QEMU"
+	@echo "make vm-run CMD='...' [CPU=intel|amd] [SHARE=DIR]"
+	@echo "make load|unload|install   bare metal, as root"
+	@echo "make hwtest        real-PMU tests (bare metal)"
+	@echo "make checkpatch|sparse|kunit|vmtest   one test layer"
+	@echo "make clean"

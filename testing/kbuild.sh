@@ -12,7 +12,8 @@
 #
 # Usage: testing/kbuild.sh KDIR [kbuild arguments...]
 #   e.g. testing/kbuild.sh /usr/src/linux-headers-6.1.0-56-amd64 C=2
-# Prints the copy's path on the last line of stdout.
+# Prints the copy's path on the last line of stdout.  KP_FLAVOR=NAME gives
+# the build a copy of its own (make check builds with -Werror that way).
 set -euo pipefail
 
 kdir=$(realpath "${1:?usage: kbuild.sh KDIR [args]}")
@@ -22,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
 	"$kdir/include/generated/utsrelease.h" 2>/dev/null)
-out=$root/build/kmod-$rel-$(echo "$kdir" | sha256sum | cut -c1-8)
+out=$root/build/kmod-$rel-$(echo "$kdir" | sha256sum | cut -c1-8)${KP_FLAVOR:+-$KP_FLAVOR}
 srcs=(Kbuild Kconfig kmod kunit include)
 
 mkdir -p "$out"

@@ -100,6 +100,8 @@ def parse(lines, args, tally):
             continue
         if m.re is PLAN:
             g = stack[depth]
+            if depth == 0 and args.ignore_top_plan:
+                continue
             if g.plan is not None and g.results and depth == 0:
                 # A second top-level plan: a new stream (a module loaded
                 # again); check the first and count on.
@@ -132,7 +134,9 @@ def parse(lines, args, tally):
     for g in stack[1:]:
         tally.fail(f'{path_of(g.name or "?", g.depth)}: output ended '
                    f'inside a subtest ({g.results} results seen): crash or hang?')
-    if stack[0].plan is not None and stack[0].plan != stack[0].results:
+    if args.ignore_top_plan:
+        pass
+    elif stack[0].plan is not None and stack[0].plan != stack[0].results:
         tally.fail(f'{args.name}: planned {stack[0].plan} tests, '
                    f'got {stack[0].results}')
     elif stack[0].plan is None and args.require_top_plan:
@@ -149,6 +153,9 @@ def main():
     ap.add_argument('--expect', action='append', default=[],
                     help='a top-level result that must be present')
     ap.add_argument('--require-top-plan', action='store_true')
+    ap.add_argument('--ignore-top-plan', action='store_true',
+                    help='top-level results need no plan (KUnit modules '
+                         'print none; use --expect)')
     ap.add_argument('--plan-optional-depth', type=int, default=99,
                     help='groups this deep or deeper may omit their plan '
                          '(KUnit parameterised tests print none)')

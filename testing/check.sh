@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test layer, one summary.
+#
+# Layers, in order (KP_LAYERS="build tool host kunit vm static" selects):
+#   build   kprofile.ko for Debian's kernel builds with -Werror; the
+#           tool builds (when tools/ has its CMakeLists.txt)
+#   tool    the tool's GoogleTest unit tests (ctest)
+#   host    every testing/host/*.sh hook
+#   kunit   the KUnit suites in the plain and the debug KUnit kernel
+#   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
+#           AMD CPU models
+#   static  checkpatch --strict and sparse
+#
+# What counts as one test: a KUnit test case or parameter, a guest TAP
+# line, a ctest test, a checkpatch'd file, a sparse run per kernel, a
+# build, a host hook (or the "passed=N failed=M" it prints), plus one
+# failed test for each problem found around them (a kernel report on the
+# console, a hang, a missing result, a plan mismatch, a kmemleak report).
+# Skipped tests are counted apart.  The last line is "N passed, M failed";
+# the exit status is non-zero when M > 0.  Logs: build/check/.
+set -uo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+layers=${KP_LAYERS:-build tool host kunit vm static}
+logs=$KP_BUILD/check
+rm -rf "$logs"
+mkdir -p "$logs"
+total_pass=0 total_fail=0 total_skip=0
+start=$(date +%s)
+
+# record NAME PASS FAIL SKIP
+record() {
+	total_pass=$((total_pass + $2))
+	total_fail=$((total_fail + $3))
+	total_skip=$((total_skip + $4))
+	printf '== %-24s %4d passed, %d failed, %d skipped  (%ds)\n' "$1" "$2" "$3" "$4" \
+		$(($(date +%s) - start))
+}
+
+# run_counted NAME CMD...: CMD prints "passed=N failed=M skipped=K" last
+# (testing/lib/tap.py, the runners); its FAIL lines are shown.
+run_counted() {
+	local name=$1 log=$logs/$1.log counts
+	shift
+	echo "-- $name"
+	"$@" >"$log" 2>&1
+	local rc=$?
+	grep -E '^(FAIL|skip):' "$log" | sed 's/^/   /' | head -n 60
+	counts=$(sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$log" | tail -n1)
+	if [ -z "$counts" ]; then
+		echo "   FAIL: $name gave no result (exit $rc); log: $log"
+		tail -n 15 "$log" | sed 's/^/   | /'
+		counts="0 1 0"
+	elif [ $rc != 0 ] && [ "$(echo "$counts" | cut -d' ' -f2)" = 0 ]; then
+		echo "   FAIL: $name exited $rc; log: $log"
+		counts="$(echo "$counts" | cut -d' ' -f1) 1 $(echo "$counts" | cut -d' ' -f3)"
+	fi
+	# shellcheck disable=SC2086
+	record "$name" $counts
+}
+
+# run_one NAME CMD...: CMD is one test, passing when it exits 0.
+run_one() {
+	local name=$1 log=$logs/$1.log
+	shift
+	echo "-- $name"
+	if "$@" >"$log" 2>&1; then
+		record "$name" 1 0 0
+	else
+		echo "   FAIL: $name; log: $log"
+		tail -n 15 "$log" | sed 's/^/   | /'
+		record "$name" 0 1 0
+	fi
+}
+
+have() { case " $layers " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# --- build
+build_module() {
+	local rel
+	rel=$(kp_debian_release) || return 1
+	# With -Werror, in a copy of its own (so other builds keep theirs).
+	KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "/usr/src/linux-headers-$rel" KCFLAGS=-Werror
+}
+build_tool() { make -C "$KP_ROOT" --no-print-directory tool; }
+vm_tests() {
+	local cpu=$1 rc=0 t expect=()
+	"$KP_ROOT/testing/vm/vm.sh" --cpu "$cpu" --tests >"$logs/vm-$cpu.tap" 2>"$logs/vm-$cpu.err" || rc=$?
+	for t in "$KP_ROOT"/testing/guest/[0-9][0-9]-*.sh; do
+		[ -f "$t" ] && expect+=(--expect "$(basename "$t" .sh)")
+	done
+	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "vm-$cpu" --require-top-plan \
+		"${expect[@]}" "$logs/vm-$cpu.tap" >"$logs/vm-$cpu.parsed"
+	if [ $rc = 0 ]; then
+		cat "$logs/vm-$cpu.parsed"
+		return
+	fi
+	# The guest failed as a whole (hang, kernel report, crash): one more failure.
+	echo "FAIL: vm-$cpu: $(grep -v '^vm.sh: note' "$logs/vm-$cpu.err" | head -n 8 | tr '\n' ' ')"
+	grep -v '^passed=' "$logs/vm-$cpu.parsed"
+	sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/vm-$cpu.parsed" |
+		{ read -r p f s; echo "passed=$p failed=$((f + 1)) skipped=$s"; }
+}
+ctest_counts() {
+	local out rc=0
+	out=$(ctest --test-dir "$KP_BUILD/tool" -j2 --output-on-failure 2>&1) || rc=$?
+	printf '%s\n' "$out"
+	printf '%s\n' "$out" | sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) .*\*\*\*Failed.*/FAIL: ctest \1/p'
+	local t f
+	t=$(printf '%s\n' "$out" | sed -n 's/.* tests failed out of \([0-9]*\).*/\1/p' | tail -n1)
+	f=$(printf '%s\n' "$out" | sed -n 's/.*tests passed, \([0-9]*\) tests failed out of.*/\1/p' | tail -n1)
+	[ -n "$t" ] || { echo "FAIL: ctest found no tests"; echo "passed=0 failed=1 skipped=0"; return 1; }
+	echo "passed=$((t - f)) failed=$f skipped=0"
+	[ "$f" = 0 ] && [ $rc = 0 ]
+}
+host_hook() {
+	local h=$1 out rc=0 counts
+	out=$("$h" 2>&1) || rc=$?
+	printf '%s\n' "$out"
+	counts=$(printf '%s\n' "$out" | grep -E '^passed=[0-9]+ failed=[0-9]+ skipped=[0-9]+$' | tail -n1)
+	if [ -n "$counts" ]; then
+		[ $rc = 0 ] || case $counts in *" failed=0 "*) echo "FAIL: $h exited $rc"; counts=${counts/failed=0/failed=1} ;; esac
+		echo "$counts"
+	elif [ $rc = 0 ]; then
+		echo "passed=1 failed=0 skipped=0"
+	else
+		echo "FAIL: $(basename "$h") exited $rc"
+		echo "passed=0 failed=1 skipped=0"
+	fi
+}
+
+if have build; then
+	run_one build-module build_module
+	if [ -f "$KP_ROOT/tools/CMakeLists.txt" ]; then
+		run_one build-tool build_tool
+	else
+		echo "-- build-tool: skipped (no tools/CMakeLists.txt)"
+		record build-tool 0 0 1
+	fi
+fi
+if have tool; then
+	if [ -f "$KP_BUILD/tool/CTestTestfile.cmake" ]; then
+		run_counted tool-unit ctest_counts
+	else
+		echo "-- tool-unit: skipped (tool not built)"
+		record tool-unit 0 0 1
+	fi
+fi
+if have host; then
+	for h in "$KP_ROOT"/testing/host/*.sh; do
+		[ -x "$h" ] || continue
+		run_counted "host-$(basename "$h" .sh)" host_hook "$h"
+	done
+fi
+if have kunit; then
+	run_counted kunit-plain "$KP_ROOT/testing/kunit/run.sh" plain
+	run_counted kunit-debug "$KP_ROOT/testing/kunit/run.sh" debug
+fi
+if have vm; then
+	run_counted vm-intel vm_tests intel
+	run_counted vm-amd vm_tests amd
+fi
+if have static; then
+	run_counted checkpatch "$KP_ROOT/testing/static/checkpatch.sh"
+	run_counted sparse "$KP_ROOT/testing/static/sparse.sh"
+fi
+
+echo "($total_skip skipped; logs in $logs; $(($(date +%s) - start)) s)"
+echo "$total_pass passed, $total_fail failed"
+[ $total_fail = 0 ]

@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo: boot Debian's kernel under QEMU with each CPU model, load
+# kprofile.ko, run the tool's commands, shut down.  Exits 0 when every
+# command worked under both models.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+# The commands shown, in order: add each new tool command here.
+DEMO_CMDS=(
+	"kprofile info"
+	"kprofile info --json"
+	"kprofile sources"
+)
+
+script='rc=0
+run() { echo "\$ $*"; "$@" || { echo "(exit status $?)"; rc=1; }; echo; }
+echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, $(sed -n "s/^model name[[:space:]]*: //p" /proc/cpuinfo | head -n1)"
+grep kprofile /proc/modules | cut -d" " -f1-3
+echo
+'
+if command -v kprofile >/dev/null 2>&1 || [ -n "$(find "$KP_BUILD/tool" -maxdepth 3 -name kprofile -type f 2>/dev/null)" ]; then
+	for c in "${DEMO_CMDS[@]}"; do script+="run $c"$'\n'; done
+else
+	kp_log "the tool is not built: showing the raw info ioctl instead"
+	script+="run kp-ioctl info"$'\n'
+fi
+script+='exit $rc'
+
+rc=0
+for cpu in intel amd; do
+	echo "=== Debian kernel, $cpu CPU model ($( [ $cpu = intel ] && echo Skylake-Client-v4 || echo EPYC)) ==="
+	"$KP_ROOT/testing/vm/vm.sh" --cpu "$cpu" --cmd "$script" || rc=$?
+	echo
+done
+[ $rc = 0 ] && echo "demo: done" || echo "demo: failed ($rc)"
+exit $rc

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the KUnit suites (kunit/) in a KUnit kernel under QEMU TCG.
+#
+# Usage: testing/kunit/run.sh plain|debug [--cpu intel|amd] [--timeout S]
+#
+# Gets the kernel from testing/kunit-kernel.sh (built once, then cached),
+# builds kprofile.ko and kprofile_test.ko against it, boots it with a
+# busybox initramfs whose init (testing/vm/init, KP_MODE=kunit) loads
+# both modules, lists the suites the test module registered, unloads, and
+# for the debug kernel scans kmemleak twice.  The host then parses the KTAP
+# from the console with testing/lib/tap.py and fails on:
+#   - any "not ok", a suite without its result, a plan mismatch;
+#   - a kernel report on the console (BUG, WARNING, lockdep, KASAN, ...);
+#   - anything kmemleak reports after the modules are gone;
+#   - a hang (timeout) or a guest that stops without its status.
+# Prints tap.py's lines, the last one "passed=N failed=M skipped=K".
+# Logs: build/kunit-<variant>/.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+variant=${1:?usage: run.sh plain|debug [--cpu intel|amd] [--timeout S]}
+shift
+cpu=intel timeout=900
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cpu) cpu=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	*) kp_die "unknown option $1" ;;
+	esac
+	shift
+done
+
+logs=$KP_BUILD/kunit-$variant
+mkdir -p "$logs"
+fail() { echo "FAIL: kunit-$variant: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
+
+if [ ! -f "$KP_ROOT/kunit/Kbuild" ]; then
+	echo "skip: kunit-$variant (no kunit/Kbuild yet)"
+	echo "passed=0 failed=0 skipped=1"
+	exit 0
+fi
+
+kdir=$("$KP_ROOT/testing/kunit-kernel.sh" "$variant" 2>"$logs/kernel.log") ||
+	{ tail -n 30 "$logs/kernel.log"; fail "could not build the $variant KUnit kernel (log: $logs/kernel.log)"; }
+kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$logs/kbuild.log" | tail -n1) ||
+	{ tail -n 30 "$logs/kbuild.log"; fail "building the modules failed (log: $logs/kbuild.log)"; }
+[ -f "$kmod/kunit/kprofile_test.ko" ] || fail "kunit/ did not produce kprofile_test.ko"
+
+"$KP_ROOT/testing/vm/image.sh" --out "$logs/initrd.gz" --kmod "$kmod" --mode kunit --cpu "$cpu"
+rc=0
+"$KP_ROOT/testing/vm/boot.sh" --kernel "$kdir/arch/x86/boot/bzImage" \
+	--initrd "$logs/initrd.gz" --logs "$logs" --cpu "$cpu" \
+	--timeout "$timeout" 2>"$logs/boot.err" || rc=$?
+
+# The suites the module registered: each must have reported.
+expect=()
+for s in $(sed -n 's/^KP-SUITE: //p' "$logs/output.log"); do expect+=(--expect "$s"); done
+extra=0
+if [ ${#expect[@]} = 0 ]; then
+	echo "FAIL: kunit-$variant: kprofile_test.ko registered no suites"
+	extra=$((extra + 1))
+fi
+leaks=$(sed -n '/^KP-KMEMLEAK-BEGIN$/,/^KP-KMEMLEAK-END$/p' "$logs/output.log" | grep -v '^KP-KMEMLEAK' || true)
+if [ -n "$leaks" ]; then
+	echo "FAIL: kunit-$variant: kmemleak reports leaks:"
+	printf '%s\n' "$leaks" | head -n 40 | sed 's/^/    /'
+	extra=$((extra + 1))
+fi
+if [ $rc != 0 ]; then
+	echo "FAIL: kunit-$variant: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err")"
+	echo "      (console: $logs/console.log)"
+	extra=$((extra + 1))
+fi
+
+# KTAP: parameterised tests (depth 2) print no plan on 6.1.
+trc=0
+python3 "$KP_ROOT/testing/lib/tap.py" -q --name "kunit-$variant" \
+	--plan-optional-depth 2 --ignore-top-plan "${expect[@]}" "$logs/console.log" >"$logs/tap.txt" || trc=$?
+if [ $extra = 0 ]; then
+	cat "$logs/tap.txt"
+	exit $trc
+fi
+# Fold our own failures into tap.py's summary line.
+grep -v '^passed=' "$logs/tap.txt" || true
+sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/tap.txt" |
+	{ read -r p f s; echo "passed=$p failed=$((f + extra)) skipped=$s"; }
+exit 1

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# sparse (make C=2) over the module and the KUnit module.  kprofile.ko is
+# checked against Debian's headers; kprofile_test.ko needs a KUnit kernel,
+# so both are also checked against the plain KUnit kernel.  One test per
+# kernel: it passes when the build has no "warning:" or "error:" line
+# (from sparse or the compiler).
+# Last line: "passed=N failed=M skipped=0".
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+logs=$KP_BUILD/static
+mkdir -p "$logs"
+pass=0 fail=0
+one() {
+	local name=$1 kdir=$2 log=$logs/sparse-$1.log
+	if ! "$KP_ROOT/testing/kbuild.sh" "$kdir" C=2 >"$log" 2>&1; then
+		fail=$((fail + 1))
+		echo "FAIL: sparse $name: the build failed (log: $log)"
+		grep -E 'error|warning' "$log" | head -n 20 | sed 's/^/    /'
+		return
+	fi
+	if grep -qE 'warning:|error:' "$log"; then
+		fail=$((fail + 1))
+		echo "FAIL: sparse $name (log: $log)"
+		grep -E 'warning:|error:' "$log" | sed "s|$KP_BUILD/kmod-[^/]*/||; s/^/    /"
+	else
+		pass=$((pass + 1))
+	fi
+}
+
+rel=$(kp_debian_release)
+one "debian-$rel" "/usr/src/linux-headers-$rel"
+if [ -f "$KP_ROOT/kunit/Kbuild" ]; then
+	kdir=$("$KP_ROOT/testing/kunit-kernel.sh" plain 2>"$logs/kunit-kernel.log") ||
+		kp_die "no KUnit kernel (log: $logs/kunit-kernel.log)"
+	one kunit-plain "$kdir"
+fi
+echo "passed=$pass failed=$fail skipped=0"
+[ $fail = 0 ]
