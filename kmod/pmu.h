@@ -248,6 +248,7 @@ struct kp_overflow_consumer {
  *		  NMI path (READ_ONCE).
  * @consumers:	  struct kp_overflow_consumer list (RCU).
  * @cpu:	  per-CPU state.
+ * @hp_node:	  instance of the CPU hotplug state (kp_pmu_hotplug_add()).
  */
 struct kp_pmu {
 	const struct kp_hw *hw;
@@ -262,6 +263,7 @@ struct kp_pmu {
 	u64 claimed;
 	struct list_head consumers;
 	struct kp_pmu_cpu __percpu *cpu;
+	struct hlist_node hp_node;
 };
 
 /* pmu.c: setup, arming, ownership, counting. */
@@ -315,6 +317,8 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp);
 void kp_pmu_cpu_up(struct kp_pmu *pmu);
 void kp_pmu_cpu_down(struct kp_pmu *pmu);
 void kp_pmu_resume_cpu(struct kp_pmu *pmu);
+int kp_pmu_hotplug_add(struct kp_pmu *pmu);
+void kp_pmu_hotplug_remove(struct kp_pmu *pmu);
 int kp_pmu_init(struct kp_device *dev);
 void kp_pmu_exit(struct kp_device *dev);
 

@@ -2,13 +2,13 @@
 /*
  * pmu_cpu.c - the hardware layer on each CPU: bring-up (save what is
  * there, LVTPC to NMI, re-program what is armed), take-down (stop and put
- * back what was found), CPU hotplug (a dynamic cpuhp state, as
- * arch/x86/kernel/msr.c) and suspend/resume (syscore ops), and the
+ * back what was found), CPU hotplug (a dynamic multi-instance cpuhp
+ * state, as arch/x86/kernel/msr.c uses a dynamic one) and suspend/resume (syscore ops), and the
  * module's kp_pmu_init()/kp_pmu_exit().
  *
  * Save and restore: when a CPU comes up kprofile saves every event select,
  * every counter and the global control; when it goes down (offline, or
- * rmmod, which takes every CPU down through cpuhp_remove_state()) it puts
+ * rmmod, which takes every CPU down through kp_pmu_hotplug_remove()) it puts
  * back the counters that perf does not hold at that moment, and in the
  * global control only their bits, so it never clobbers perf's state.
  */
@@ -179,11 +179,17 @@ void kp_pmu_resume_cpu(struct kp_pmu *pmu)
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_resume_cpu);
 
-static enum cpuhp_state kp_pmu_hp_state;
+/*
+ * The dynamic CPU hotplug state, with one instance per hardware layer:
+ * the module's, and any a KUnit suite adds over a fake processor.  Set up
+ * by kp_pmu_init() (even without a profile interface), removed by
+ * kp_pmu_exit().
+ */
+static int kp_pmu_hp_state = -1;
 
-static int kp_pmu_online(unsigned int cpu)
+static int kp_pmu_online(unsigned int cpu, struct hlist_node *node)
 {
-	struct kp_pmu *pmu = &kp_dev.pmu;
+	struct kp_pmu *pmu = hlist_entry(node, struct kp_pmu, hp_node);
 
 	mutex_lock(&pmu->lock);
 	kp_pmu_cpu_up(pmu);
@@ -191,15 +197,44 @@ static int kp_pmu_online(unsigned int cpu)
 	return 0;
 }
 
-static int kp_pmu_offline(unsigned int cpu)
+static int kp_pmu_offline(unsigned int cpu, struct hlist_node *node)
 {
-	struct kp_pmu *pmu = &kp_dev.pmu;
+	struct kp_pmu *pmu = hlist_entry(node, struct kp_pmu, hp_node);
 
 	mutex_lock(&pmu->lock);
 	kp_pmu_cpu_down(pmu);
 	mutex_unlock(&pmu->lock);
 	return 0;
 }
+
+/**
+ * kp_pmu_hotplug_add() - bring a layer up on every online CPU, and on
+ *	every CPU that comes online until kp_pmu_hotplug_remove().
+ * @pmu: the layer (with a profile interface).
+ *
+ * Context: process; takes the CPU hotplug lock, then @pmu->lock on each
+ * CPU in its hotplug thread.
+ *
+ * Return: 0 or the errno of cpuhp_state_add_instance().
+ */
+int kp_pmu_hotplug_add(struct kp_pmu *pmu)
+{
+	if (kp_pmu_hp_state < 0)
+		return -ENODEV;
+	return cpuhp_state_add_instance(kp_pmu_hp_state, &pmu->hp_node);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_add);
+
+/**
+ * kp_pmu_hotplug_remove() - take a layer down on every online CPU (its
+ *	registers restored) and stop following hotplug.
+ * @pmu: a layer kp_pmu_hotplug_add() added.
+ */
+void kp_pmu_hotplug_remove(struct kp_pmu *pmu)
+{
+	cpuhp_state_remove_instance(kp_pmu_hp_state, &pmu->hp_node);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_remove);
 
 static void kp_pmu_resume(void)
 {
@@ -214,9 +249,9 @@ static struct syscore_ops kp_pmu_syscore_ops = {
  * kp_pmu_init() - bring up the module's hardware layer.
  * @dev: the device; @dev->hw, @dev->desc and @dev->sources are set up.
  *
- * Sets up @dev->pmu, registers the NMI handler, then brings every CPU up
- * (and later ones, through a dynamic cpuhp state) and re-programs after
- * resume.  With no profile interface only the software state is set up.
+ * Sets up @dev->pmu and the CPU hotplug state; with a profile interface
+ * also registers the NMI handler, then brings every CPU up (and later
+ * ones) and re-programs after resume.
  *
  * Return: 0 or a negative errno; on failure nothing is left registered.
  */
@@ -228,21 +263,28 @@ int kp_pmu_init(struct kp_device *dev)
 	ret = kp_pmu_setup(pmu, dev->hw, &dev->desc, &dev->sources);
 	if (ret)
 		return ret;
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
+				      "x86/kprofile:online", kp_pmu_online,
+				      kp_pmu_offline);
+	if (ret < 0)
+		goto err_teardown;
+	kp_pmu_hp_state = ret;
 	if (!pmu->ops)
 		return 0;
 	ret = kp_nmi_register(pmu);
 	if (ret)
-		goto err_teardown;
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "x86/kprofile:online",
-				kp_pmu_online, kp_pmu_offline);
-	if (ret < 0)
+		goto err_state;
+	ret = kp_pmu_hotplug_add(pmu);
+	if (ret)
 		goto err_nmi;
-	kp_pmu_hp_state = ret;
 	register_syscore_ops(&kp_pmu_syscore_ops);
 	return 0;
 
 err_nmi:
 	kp_nmi_unregister(pmu);
+err_state:
+	cpuhp_remove_multi_state(kp_pmu_hp_state);
+	kp_pmu_hp_state = -1;
 err_teardown:
 	kp_pmu_teardown(pmu);
 	return ret;
@@ -261,8 +303,10 @@ void kp_pmu_exit(struct kp_device *dev)
 
 	if (pmu->ops) {
 		unregister_syscore_ops(&kp_pmu_syscore_ops);
-		cpuhp_remove_state(kp_pmu_hp_state);
+		kp_pmu_hotplug_remove(pmu);
 		kp_nmi_unregister(pmu);
 	}
+	cpuhp_remove_multi_state(kp_pmu_hp_state);
+	kp_pmu_hp_state = -1;
 	kp_pmu_teardown(pmu);
 }

@@ -280,6 +280,8 @@ void kp_pmu_fix_exit(struct kunit *test)
 		return;
 	if (fix->up)
 		kp_pmu_fix_down(fix);
+	if (fix->hotplug)
+		kp_pmu_hotplug_remove(&fix->pmu);
 	held = fix->held;
 	kp_pmu_teardown(&fix->pmu);
 	KUNIT_EXPECT_EQ_MSG(test, held, 0UL,

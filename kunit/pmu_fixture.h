@@ -30,6 +30,8 @@
  * @held:    counters the fake arbiter gave kprofile (bit per counter).
  * @perf:    counters the fake arbiter refuses: "perf holds them".
  * @up:      kp_pmu_fix_up() ran and kp_pmu_fix_down() did not.
+ * @hotplug: the layer is an instance of kprofile's CPU hotplug state
+ *	     (kp_pmu_hotplug_add()); the exit removes it.
  */
 struct kp_pmu_fix {
 	struct kunit *test;
@@ -40,6 +42,7 @@ struct kp_pmu_fix {
 	unsigned long held;
 	unsigned long perf;
 	bool up;
+	bool hotplug;
 };
 
 /**

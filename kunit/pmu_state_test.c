@@ -88,6 +88,43 @@ static void kp_state_restore_intel(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kp_fake_snapshot_equal(fake, snap));
 }
 
+/*
+ * The real CPU hotplug machinery: adding a layer to kprofile's cpuhp state
+ * brings every online CPU up (LVTPC to NMI, registers saved, nothing
+ * written), an armed source is programmed on all of them, and removing
+ * the layer takes every CPU down with every register as found.
+ */
+static void kp_state_cpuhp(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_fix *fix;
+	unsigned int cpu, i;
+	u64 *snap;
+
+	kp_fake_intel(fake, 4, 8, 48, 7, 0);
+	kp_fake_seed(fake);
+	for (i = 0; i < 8; i++)
+		kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, PMC0 + i, i);
+	snap = kp_fake_snapshot(fake);
+	fix = kp_pmu_fix_build(test, fake);
+	kp_fake_log_clear(fake);
+	KUNIT_ASSERT_EQ(test, kp_pmu_hotplug_add(&fix->pmu), 0);
+	fix->hotplug = true;
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, cpu), 1U);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
+
+	arm_ok(test, fix, ISSUES);
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_TRUE(test, kp_fake_msr_get(fake, cpu, SEL0) &
+				  KP_EVTSEL_EN);
+	kp_pmu_hotplug_remove(&fix->pmu);
+	fix->hotplug = false;
+	KUNIT_EXPECT_TRUE(test, kp_fake_snapshot_equal(fake, snap));
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	KUNIT_EXPECT_TRUE(test, kp_fake_snapshot_equal(fake, snap));
+}
+
 /* Unloading never touches a counter perf holds at that moment. */
 static void kp_state_restore_skips_perf(struct kunit *test)
 {
@@ -322,6 +359,7 @@ static struct kunit_case kp_pmu_state_cases[] = {
 	KUNIT_CASE(kp_state_restore_amd),
 	KUNIT_CASE(kp_state_restore_intel),
 	KUNIT_CASE(kp_state_restore_skips_perf),
+	KUNIT_CASE(kp_state_cpuhp),
 	KUNIT_CASE(kp_state_hotplug),
 	KUNIT_CASE(kp_state_resume),
 	KUNIT_CASE(kp_state_reserve),
