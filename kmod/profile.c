@@ -412,6 +412,7 @@ long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
 		ret = -ENOMEM;
 		goto out_cpus;
 	}
+	p->dumpable_only = kp_profile_dumpable_only(&req);
 	ret = anon_inode_getfd("[kprofile-profile]", &kp_profile_fops, p,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)

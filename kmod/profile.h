@@ -127,6 +127,9 @@ struct kp_profile_set {
  * @ubuf:	 the caller's buffer (user address).
  * @tgid:	 the profiled process's thread-group pid (a reference), or
  *		 NULL for KPROFILE_TARGET_SYSTEM.
+ * @dumpable_only: count only tasks that are dumpable: the creator had no
+ *		 capability to inspect a task that turned non-dumpable (a
+ *		 set-user-ID exec, prctl(PR_SET_DUMPABLE)).
  * @all_cpus:	 the CPU set was empty: every CPU.
  * @cpus:	 otherwise, the CPUs.
  * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
@@ -152,6 +155,7 @@ struct kp_profile {
 	u64 nr_buckets;
 	unsigned long ubuf;
 	struct pid *tgid;
+	bool dumpable_only;
 	bool all_cpus;
 	cpumask_var_t cpus;
 	struct mm_struct *mm;
@@ -173,6 +177,7 @@ struct kp_profile {
  * @tgid:   the interrupted task's thread-group pid (task_tgid()).
  * @ip:     the interrupted instruction pointer.
  * @user:   the interrupted context was user mode.
+ * @dumpable: the task's address space is dumpable (or it has none).
  */
 struct kp_sample {
 	u32 source;
@@ -180,6 +185,7 @@ struct kp_sample {
 	const struct pid *tgid;
 	unsigned long ip;
 	bool user;
+	bool dumpable;
 };
 
 /* profile.c */
@@ -210,6 +216,7 @@ int kp_profile_check_access(const struct kprofile_create_profile *req,
 int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 			    u64 nr_buckets);
 bool kp_may_read_task(struct task_struct *task);
+bool kp_profile_dumpable_only(const struct kprofile_create_profile *req);
 
 /* profile_buf.c */
 struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,

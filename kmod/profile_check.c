@@ -39,6 +39,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/uaccess.h>
+#include <linux/user_namespace.h>
 
 #include "compat.h"
 #include "profile.h"
@@ -196,6 +197,33 @@ bool kp_may_read_task(struct task_struct *task)
 	return ok;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_may_read_task);
+
+/**
+ * kp_profile_dumpable_only() - whether a new profile must ignore its
+ *	target while the target is not dumpable.
+ * @req: a request kp_profile_check_access() accepted.
+ *
+ * Access to another process is checked once, at creation, as
+ * perf_event_open() does.  A process that later becomes non-dumpable (it
+ * executes a set-user-ID program, or calls prctl(PR_SET_DUMPABLE, 0)) is
+ * one its profiler may no longer inspect, unless the profiler could
+ * inspect any process (CAP_SYS_PTRACE, CAP_PERFMON or CAP_SYS_ADMIN):
+ * such a profile stops counting it.  A process profiling itself keeps
+ * counting (the buckets are its own memory), and system-wide profiles
+ * need the capabilities anyway.
+ *
+ * Return: true when the profile must count its target only while it is
+ * dumpable.
+ */
+bool kp_profile_dumpable_only(const struct kprofile_create_profile *req)
+{
+	if (req->target != KPROFILE_TARGET_PID)
+		return false;
+	return !ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE) &&
+	       !ns_capable_noaudit(&init_user_ns, CAP_PERFMON) &&
+	       !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_dumpable_only);
 
 static int kp_profile_find_target(pid_t nr, struct pid **tgid)
 {

@@ -5,7 +5,8 @@
  *
  * The rule (SPEC 2.4): the profile is started, the source matches, the
  * CPU is in the profile's set, the task is the target's thread group (any
- * task for a system-wide profile), the privilege mode is one the profile
+ * task for a system-wide profile) and, unless the creator could inspect
+ * any task, still dumpable, the privilege mode is one the profile
  * counts, and base <= ip < base + size.  The bucket is
  * (ip - base) >> shift; its 32-bit counter is incremented atomically and
  * wraps.
@@ -20,6 +21,7 @@
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/rculist.h>
+#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
 
@@ -54,6 +56,8 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 	if (!p->all_cpus && !cpumask_test_cpu(s->cpu, p->cpus))
 		return;
 	if (p->tgid && p->tgid != s->tgid)
+		return;
+	if (p->dumpable_only && !s->dumpable)
 		return;
 	if (!kp_profile_mode_ok(p, s->user)) {
 		atomic64_inc(&p->wrong_mode);
@@ -109,12 +113,14 @@ NOKPROBE_SYMBOL(kp_profile_hit);
 void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs)
 {
+	struct mm_struct *mm = current->mm;
 	struct kp_sample s = {
 		.source = source,
 		.cpu = smp_processor_id(),
 		.tgid = task_tgid(current),
 		.ip = instruction_pointer(regs),
 		.user = user_mode(regs),
+		.dumpable = !mm || get_dumpable(mm) == SUID_DUMP_USER,
 	};
 
 	kp_profile_hit(set, &s);

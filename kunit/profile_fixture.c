@@ -159,7 +159,7 @@ u32 *kp_prof_start(struct kp_prof_fix *f, struct kp_profile *p)
 }
 
 /**
- * kp_prof_hit() - one interrupt through the hit path.
+ * kp_prof_hit() - one interrupt of a dumpable task through the hit path.
  * @f:      the fixture.
  * @source: the source that fired.
  * @cpu:    its CPU.
@@ -172,7 +172,7 @@ void kp_prof_hit(struct kp_prof_fix *f, u32 source, unsigned int cpu,
 {
 	struct kp_sample s = {
 		.source = source, .cpu = cpu, .tgid = tgid, .ip = ip,
-		.user = user,
+		.user = user, .dumpable = true,
 	};
 
 	kp_profile_hit(&f->set, &s);

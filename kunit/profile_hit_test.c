@@ -4,11 +4,13 @@
  * of SPEC 2.4 on profiles whose buckets are kernel memory.  Bucket math
  * at both ends of the range and in the top bucket (also across pages),
  * the 32-bit wrap, overlapping profiles each getting the hit, and the
- * filters: source, CPU set, target thread group, user/kernel mode, and
- * started.  The statistics account for every interrupt that matched.
+ * filters: source, CPU set, target thread group, dumpability, user/kernel
+ * mode, and started.  The statistics account for every interrupt that matched.
  */
 #include <kunit/test.h>
+#include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/cred.h>
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 
@@ -285,6 +287,64 @@ static void kp_hit_started_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_prof_stat(p, "hits"), 1ULL);
 }
 
+/*
+ * A profile whose creator could not inspect every task ignores the target
+ * once it is no longer dumpable (a set-user-ID exec); others count it.
+ */
+static void kp_hit_dumpable(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	struct kp_profile *weak, *strong;
+	struct kp_sample s = {
+		.source = SRC, .cpu = 0, .tgid = self(), .ip = BASE,
+		.user = true, .dumpable = false,
+	};
+	u32 *bw, *bs;
+
+	weak = kp_prof_new(f, SRC, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH,
+			   BASE, 0x100, 7, NULL);
+	strong = kp_prof_new(f, SRC, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH,
+			     BASE, 0x100, 7, NULL);
+	weak->dumpable_only = true;
+	bw = kp_prof_start(f, weak);
+	bs = kp_prof_start(f, strong);
+	kp_profile_hit(&f->set, &s);
+	KUNIT_EXPECT_EQ(test, bw[0], 0U);
+	KUNIT_EXPECT_EQ(test, kp_prof_stat(weak, "hits") +
+			kp_prof_stat(weak, "outside"), 0ULL);
+	KUNIT_EXPECT_EQ(test, bs[0], 1U);
+	s.dumpable = true;
+	kp_profile_hit(&f->set, &s);
+	KUNIT_EXPECT_EQ(test, bw[0], 1U);
+	KUNIT_EXPECT_EQ(test, bs[0], 2U);
+}
+
+/*
+ * Which profiles need a dumpable target: those of another process whose
+ * creator has none of the capabilities to inspect any process.
+ */
+static void kp_hit_dumpable_rule(struct kunit *test)
+{
+	struct kprofile_create_profile req;
+	const struct cred *old;
+	struct cred *c;
+
+	kp_prof_req(&req, SRC, KPROFILE_TARGET_PID, KPROFILE_MODE_BOTH, BASE,
+		    0x100, 7);
+	req.pid = 1;
+	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req));
+	c = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	cap_clear(c->cap_effective);
+	old = override_creds(c);
+	KUNIT_EXPECT_TRUE(test, kp_profile_dumpable_only(&req));
+	req.target = KPROFILE_TARGET_SELF;
+	req.pid = 0;
+	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req));
+	revert_creds(old);
+	put_cred(c);
+}
+
 static struct kunit_case kp_profile_hit_cases[] = {
 	KUNIT_CASE(kp_hit_range_ends),
 	KUNIT_CASE(kp_hit_partial_top_bucket),
@@ -296,6 +356,8 @@ static struct kunit_case kp_profile_hit_cases[] = {
 	KUNIT_CASE(kp_hit_cpu_set),
 	KUNIT_CASE(kp_hit_target),
 	KUNIT_CASE(kp_hit_started_only),
+	KUNIT_CASE(kp_hit_dumpable),
+	KUNIT_CASE(kp_hit_dumpable_rule),
 	{}
 };
 

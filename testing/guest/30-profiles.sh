@@ -9,7 +9,7 @@
 # whole system; closing a running profile; rmmod refused while a profile
 # is open and clean after.
 . "$KP_GUEST/lib.sh"
-plan 68
+plan 70
 cd /tmp || exit 1
 
 # try ARGS...: the result of creating a profile (OK or an errno name).
@@ -143,7 +143,7 @@ is "$(try --uid 65534 try --target pid:$spinner)" EACCES \
 	"uid 65534: a process of uid 65534 that is not dumpable -> EACCES"
 kill "$spinner" 2>/dev/null
 wait "$spinner" 2>/dev/null
-kp-profile --uid 65534 --dumpable spin 4 &
+kp-profile --uid 65534 --dumpable spin 30 &
 spinner=$!
 sleep 0.3
 out=$(kp-profile --uid 65534 pid "$spinner" --range hot --seconds 1 2>&1)
@@ -152,6 +152,14 @@ is "$(kv result "$out")" OK \
 check "uid 65534: and it is hit ($(kv hits "$out"))" gt "$(kv hits "$out")" 0
 is "$(try --uid 1000 try --target pid:$spinner)" EACCES \
 	"uid 1000: a process of uid 65534 -> EACCES"
+# Once the target turns non-dumpable (as a set-user-ID exec makes it), an
+# unprivileged profiler no longer sees it; root still does.
+out=$(kp-profile --uid 65534 pid "$spinner" --range hot --undump --seconds 1 2>&1)
+diag "$out"
+is "$(kv result "$out") $(kv hits "$out") $(kv outside "$out")" "OK 0 0" \
+	"uid 65534: a target that became non-dumpable is not counted"
+out=$(kp-profile pid "$spinner" --range hot --seconds 1 2>&1)
+check "root: it is still counted ($(kv hits "$out"))" gt "$(kv hits "$out")" 0
 kill "$spinner" 2>/dev/null
 wait "$spinner" 2>/dev/null
 

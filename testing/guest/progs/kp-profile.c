@@ -8,16 +8,18 @@
  *   kp-profile [PRIV] self [--seconds S]  ProfileTime on this program's
  *	text with 128-byte buckets while it spins in its hot function,
  *	reading the buffer live
- *   kp-profile [PRIV] pid PID [--seconds S] [CREATE...]
+ *   kp-profile [PRIV] pid PID [--seconds S] [--undump] [CREATE...]
  *	profile another process (default range: spin's hot function,
- *	KP_SPIN_RANGE=START:END as spin --where prints it)
+ *	KP_SPIN_RANGE=START:END as spin --where prints it); --undump makes
+ *	a "kp-profile spin" target non-dumpable between create and start
  *   kp-profile [PRIV] child [CREATE...] -- PROG [ARGS]
  *	profile a child from before it execs PROG until after it exited
  *   kp-profile [PRIV] system [--seconds S]  system-wide, kernel range
  *   kp-profile states                      start/stop state errors
  *   kp-profile close-mid                   close a running profile
  *   kp-profile hold SECONDS                keep a started profile open
- *   kp-profile [PRIV] spin SECONDS          spin in the hot function
+ *   kp-profile [PRIV] spin SECONDS          spin in the hot function;
+ *	SIGUSR1 makes it non-dumpable
  *   kp-profile [PRIV] exec PROG [ARGS]     run PROG (after PRIV)
  *
  * PRIV (after /dev/kprofile is opened): --drop-caps removes CAP_PERFMON,
@@ -42,6 +44,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -65,6 +68,8 @@ uint64_t kp_profile_hot(uint64_t n)
 static uint64_t spin_base, spin_size;
 
 static int dev = -1;
+/* /proc, opened before privileges are dropped (the guest's / is 0700). */
+static int proc = -1;
 
 static void die(const char *what)
 {
@@ -380,6 +385,32 @@ static int cmd_self(int argc, char **argv)
 	return 0;
 }
 
+/* spin's SIGUSR1: become non-dumpable, as after a set-user-ID exec. */
+static void undump(int sig)
+{
+	(void)sig;
+	prctl(PR_SET_DUMPABLE, 0);
+}
+
+/* Signal @pid to become non-dumpable; wait until its /proc files are root's. */
+static void make_undumpable(pid_t pid)
+{
+	char path[40];
+	struct stat st;
+	int i;
+
+	snprintf(path, sizeof(path), "%d/status", pid);
+	if (kill(pid, SIGUSR1))
+		die("kill");
+	for (i = 0; i < 200; i++) {
+		if (!fstatat(proc, path, &st, 0) && st.st_uid == 0)
+			return;
+		usleep(10000);
+	}
+	fprintf(stderr, "kp-profile: %d did not become non-dumpable\n", pid);
+	exit(2);
+}
+
 enum watch { WATCH_PID, WATCH_SYSTEM, WATCH_CHILD };
 
 /*
@@ -388,7 +419,7 @@ enum watch { WATCH_PID, WATCH_SYSTEM, WATCH_CHILD };
  */
 static int cmd_watch(int argc, char **argv, enum watch kind)
 {
-	int i, fd, e, go[2] = { -1, -1 }, status;
+	int i, fd, e, go[2] = { -1, -1 }, status, undump_target = 0;
 	pid_t child = 0;
 	double secs = 1;
 	struct timespec ts;
@@ -413,6 +444,8 @@ static int cmd_watch(int argc, char **argv, enum watch kind)
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--seconds") && i + 1 < argc)
 			secs = atof(argv[++i]);
+		else if (!strcmp(argv[i], "--undump") && kind == WATCH_PID)
+			undump_target = 1;
 		else if (!strcmp(argv[i], "--") && kind == WATCH_CHILD)
 			break;
 		else if (!parse_create(&c, argc, argv, &i))
@@ -441,6 +474,8 @@ static int cmd_watch(int argc, char **argv, enum watch kind)
 	}
 	fd = create(&c);
 	printf("result=%s\n", fd < 0 ? errname(-fd) : "OK");
+	if (fd >= 0 && undump_target)
+		make_undumpable(c.req.pid);
 	e = fd < 0 ? 0 : xioctl(fd, KPROFILE_IOC_START, NULL);
 	if (fd >= 0)
 		printf("start=%s\n", res(e));
@@ -560,6 +595,9 @@ int main(int argc, char **argv)
 	dev = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
 	if (dev < 0)
 		die("/dev/" KPROFILE_DEVICE_NAME);
+	proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (proc < 0)
+		die("/proc");
 	for (; i < argc; i++) {
 		if (!strcmp(argv[i], "--drop-caps")) {
 			drop_caps();
@@ -598,6 +636,7 @@ int main(int argc, char **argv)
 		double end = cpu_seconds() + (i + 1 < argc ? atof(argv[i + 1]) : 1);
 
 		close(dev);
+		signal(SIGUSR1, undump);
 		while (cpu_seconds() < end)
 			kp_profile_hot(200000);
 		return 0;
