@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+// cmd_interval.cpp - `kprofile interval SOURCE [N]`: get or set a
+// source's machine-wide interval (NtQueryIntervalProfile,
+// NtSetIntervalProfile).
+#include <limits>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "source_parse.h"
+#include "sources_view.h"
+
+namespace kprofile {
+
+namespace {
+
+struct IntervalOptions {
+	std::string source;
+	std::string interval;	// empty: get
+	bool json = false;
+};
+
+std::optional<std::uint32_t> requested_interval(const IntervalOptions &opts)
+{
+	if (opts.interval.empty())
+		return std::nullopt;
+	auto n = parse_number(opts.interval, std::numeric_limits<std::uint32_t>::max(),
+			      "interval");
+	if (!n)
+		throw Failure(usage_error(
+			fmt::format("interval '{}' is not a number", opts.interval),
+			{"Give it in decimal or hex (0x...): 100 ns units for ProfileTime, "
+			 "events for counter sources."}));
+	return static_cast<std::uint32_t>(n->value());
+}
+
+void run_interval(const IntervalOptions &opts, const Context &ctx)
+{
+	const auto requested = requested_interval(opts);
+	Session s = open_session(ctx);
+	const auto iface = static_cast<Interface>(s.info.interface);
+	const ParsedSource src = parse_source(opts.source, iface).value();
+	const Op op = requested ? Op::SetInterval : Op::GetInterval;
+	ErrorContext ectx{.device = ctx.device, .source = source_label(src.value, src.name),
+			  .reason = {}, .module_abi = s.info.abi_version};
+
+	auto query = s.device.query_source(src.value);
+	if (!query)
+		throw Failure(explain(Op::QuerySource, query.error().err, ectx));
+	IntervalOutcome outcome{from_module(query.value()), 0, requested};
+	ectx.reason = outcome.source.reason;
+
+	auto result = requested ? s.device.set_interval(src.value, *requested) :
+				  s.device.get_interval(src.value);
+	if (!result)
+		throw Failure(explain(op, result.error().err, ectx));
+	outcome.interval = result.value();
+	outcome.source.interval = outcome.interval;
+
+	if (opts.json)
+		print_json(interval_json(outcome));
+	else
+		print_out(render_interval(outcome));
+}
+
+} // namespace
+
+void setup_interval(CLI::App &cmd, Context &ctx)
+{
+	auto opts = std::make_shared<IntervalOptions>();
+
+	cmd.add_option("SOURCE", opts->source,
+		       "A profile source: ProfileTotalIssues, TotalIssues, totalissues, 0x02 or 2")
+		->required();
+	cmd.add_option("N", opts->interval,
+		       "Set the interval to N (decimal or 0x hex); omitted: print it");
+	cmd.add_flag("--json", opts->json, "Print one JSON object (keys: tools/README.md)");
+	const IntervalRange t = interval_range(KPROFILE_SOURCE_TIME);
+	const IntervalRange c = interval_range(KPROFILE_SOURCE_TOTAL_ISSUES);
+
+	cmd.footer(fmt::format(
+		"The interval is machine-wide and lasts until the module is unloaded.\n"
+		"ProfileTime counts in 100 ns units ({}..{}, default {});\n"
+		"counter sources in events per interrupt ({}..{}, default {}).\n"
+		"A value outside the range is clamped; the interval actually used is printed.",
+		t.min_interval, t.max_interval, t.default_interval, c.min_interval, c.max_interval,
+		c.default_interval));
+	cmd.callback([opts, &ctx] { run_interval(*opts, ctx); });
+}
+
+} // namespace kprofile

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+// device.cpp - the ioctls of /dev/kprofile.
+#include "device.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+
+namespace kprofile {
+
+std::string Device::default_path()
+{
+	const char *env = std::getenv("KPROFILE_DEVICE");
+
+	return env && *env ? env : "/dev/" KPROFILE_DEVICE_NAME;
+}
+
+Result<Device> Device::open(const std::string &path)
+{
+	int fd;
+
+	do
+		fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return explain(Op::Open, errno, {.device = path});
+	return Device(UniqueFd(fd), path);
+}
+
+int Device::call(unsigned long request, void *arg) const
+{
+	int ret;
+
+	do
+		ret = ::ioctl(fd_.get(), request, arg);
+	while (ret < 0 && errno == EINTR);
+	return ret < 0 ? errno : 0;
+}
+
+Error Device::fail(Op op, int err) const
+{
+	return explain(op, err, {.device = path_});
+}
+
+Result<kprofile_info> Device::info() const
+{
+	kprofile_info info{};
+
+	if (int err = call(KPROFILE_IOC_INFO, &info))
+		return fail(Op::Info, err);
+	return info;
+}
+
+Result<kprofile_info> Device::checked_info() const
+{
+	auto info = this->info();
+
+	if (info && info.value().abi_version != KPROFILE_ABI_VERSION)
+		return abi_mismatch(info.value().abi_version, path_);
+	return info;
+}
+
+Result<kprofile_source_info> Device::query_source(std::uint32_t source) const
+{
+	kprofile_source_info info{};
+
+	info.source = source;
+	if (int err = call(KPROFILE_IOC_QUERY_SOURCE, &info))
+		return fail(Op::QuerySource, err);
+	return info;
+}
+
+Result<std::vector<kprofile_source_info>> Device::list_sources() const
+{
+	std::vector<kprofile_source_info> entries;
+	kprofile_source_list list{};
+
+	// Ask for the count, then fetch; the tables cannot grow while the
+	// module is loaded, but retry a few times rather than assume it.
+	for (int attempt = 0; attempt < 4; attempt++) {
+		entries.assign(list.count, kprofile_source_info{});
+		list.flags = 0;
+		list.entries = reinterpret_cast<std::uintptr_t>(entries.data());
+		int err = call(KPROFILE_IOC_LIST_SOURCES, &list);
+		if (!err) {
+			entries.resize(list.count);
+			return entries;
+		}
+		if (err != ENOSPC)
+			return fail(Op::ListSources, err);
+	}
+	return fail(Op::ListSources, ENOSPC);
+}
+
+Result<std::uint32_t> Device::set_interval(std::uint32_t source, std::uint32_t interval) const
+{
+	kprofile_interval req{.source = source, .interval = interval};
+
+	if (int err = call(KPROFILE_IOC_SET_INTERVAL, &req))
+		return fail(Op::SetInterval, err);
+	return req.interval;
+}
+
+Result<std::uint32_t> Device::get_interval(std::uint32_t source) const
+{
+	kprofile_interval req{.source = source, .interval = 0};
+
+	if (int err = call(KPROFILE_IOC_GET_INTERVAL, &req))
+		return fail(Op::GetInterval, err);
+	return req.interval;
+}
+
+} // namespace kprofile

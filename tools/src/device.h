@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+// device.h - /dev/kprofile: an owned descriptor and one typed method per
+// ioctl.  Each returns its result or an Error that says what to do.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <linux/kprofile.h>
+
+#include "result.h"
+#include "unique_fd.h"
+
+namespace kprofile {
+
+class Device {
+public:
+	// $KPROFILE_DEVICE, else /dev/kprofile.
+	static std::string default_path();
+
+	// Open @path read-write, close-on-exec.
+	static Result<Device> open(const std::string &path);
+
+	const std::string &path() const { return path_; }
+	int fd() const { return fd_.get(); }
+
+	// KPROFILE_IOC_INFO.
+	Result<kprofile_info> info() const;
+	// KPROFILE_IOC_INFO, and an Error when the module's ABI version is
+	// not the tool's.
+	Result<kprofile_info> checked_info() const;
+	// KPROFILE_IOC_QUERY_SOURCE: answered for unsupported sources too.
+	Result<kprofile_source_info> query_source(std::uint32_t source) const;
+	// KPROFILE_IOC_LIST_SOURCES, sized by asking first (ENOSPC).
+	Result<std::vector<kprofile_source_info>> list_sources() const;
+	// KPROFILE_IOC_SET_INTERVAL: returns the interval actually used.
+	Result<std::uint32_t> set_interval(std::uint32_t source, std::uint32_t interval) const;
+	// KPROFILE_IOC_GET_INTERVAL.
+	Result<std::uint32_t> get_interval(std::uint32_t source) const;
+
+private:
+	Device(UniqueFd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
+	// ioctl(@request, @arg), retried on EINTR; the errno or 0.
+	int call(unsigned long request, void *arg) const;
+	Error fail(Op op, int err) const;
+
+	UniqueFd fd_;
+	std::string path_;
+};
+
+} // namespace kprofile

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+// errors.cpp - errno to advice.
+#include "errors.h"
+
+#include <cerrno>
+#include <cstring>
+#include <string.h>
+
+#include <fmt/format.h>
+#include <linux/kprofile.h>
+
+namespace kprofile {
+
+std::string Error::message() const
+{
+	std::string out = fmt::format("kprofile: {}\n", what);
+
+	for (const auto &hint : hints)
+		out += fmt::format("  {}\n", hint);
+	return out;
+}
+
+std::string errno_text(int err)
+{
+	const char *name = strerrorname_np(err);
+
+	return fmt::format("{} ({})", std::strerror(err), name ? name : std::to_string(err));
+}
+
+std::vector<std::string> load_module_hints()
+{
+	return {
+		"The kprofile module is not loaded. Load it with one of:",
+		"  sudo make load                 (in the kprofile source tree)",
+		"  sudo insmod kmod/kprofile.ko   (a module you built)",
+		"  sudo modprobe kprofile         (after sudo make install)",
+		"Then check: ls -l /dev/kprofile; dmesg | grep kprofile",
+	};
+}
+
+std::vector<std::string> permission_hints(const std::string &device)
+{
+	return {
+		fmt::format("{} is mode 0600, owned by root. Run as root (sudo kprofile ...),", device),
+		"or let a group use it with a udev rule, then reload the module:",
+		"  echo 'KERNEL==\"kprofile\", GROUP=\"kprofile\", MODE=\"0660\"' |",
+		"    sudo tee /etc/udev/rules.d/70-kprofile.rules",
+		"  sudo groupadd -f kprofile && sudo usermod -aG kprofile $USER",
+		"  sudo make unload load          (log in again for the new group)",
+	};
+}
+
+static std::vector<std::string> abi_hints()
+{
+	return {
+		"The kprofile module and this tool come from different versions.",
+		"Rebuild both and reload the module: make && sudo make unload load",
+	};
+}
+
+Error abi_mismatch(std::uint32_t module_abi, const std::string &device)
+{
+	Error e;
+
+	e.code = ExitCode::Device;
+	e.op = Op::Info;
+	e.what = fmt::format("{} speaks kprofile ABI {}, this tool ABI {}", device,
+			     module_abi, KPROFILE_ABI_VERSION);
+	e.hints = abi_hints();
+	return e;
+}
+
+Error usage_error(std::string what, std::vector<std::string> hints)
+{
+	Error e;
+
+	e.code = ExitCode::Usage;
+	e.what = std::move(what);
+	e.hints = std::move(hints);
+	return e;
+}
+
+static const char *op_text(Op op)
+{
+	switch (op) {
+	case Op::Open:
+		return "open";
+	case Op::Info:
+		return "reading the module's information";
+	case Op::QuerySource:
+		return "querying";
+	case Op::ListSources:
+		return "listing the profile sources";
+	case Op::SetInterval:
+		return "setting the interval of";
+	case Op::GetInterval:
+		return "reading the interval of";
+	case Op::Other:
+		break;
+	}
+	return "talking to the module";
+}
+
+static bool names_source(Op op)
+{
+	return op == Op::QuerySource || op == Op::SetInterval || op == Op::GetInterval;
+}
+
+static Error explain_open(int err, const ErrorContext &ctx)
+{
+	Error e;
+
+	e.op = Op::Open;
+	e.err = err;
+	e.code = ExitCode::Device;
+	e.what = fmt::format("cannot open {}: {}", ctx.device, errno_text(err));
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		e.hints = load_module_hints();
+		break;
+	case EACCES:
+	case EPERM:
+		e.hints = permission_hints(ctx.device);
+		break;
+	case EROFS:
+	case ENOTDIR:
+		e.hints = {fmt::format("Is {} really the kprofile device? Try --device /dev/kprofile.",
+				       ctx.device)};
+		break;
+	default:
+		e.hints = {"Check dmesg for messages from the kprofile module."};
+		break;
+	}
+	return e;
+}
+
+Error explain(Op op, int err, const ErrorContext &ctx)
+{
+	Error e;
+	std::string subject;
+
+	if (op == Op::Open)
+		return explain_open(err, ctx);
+
+	e.op = op;
+	e.err = err;
+	e.code = ExitCode::Refused;
+	subject = op_text(op);
+	if (names_source(op) && !ctx.source.empty())
+		subject += " " + ctx.source;
+	e.what = fmt::format("{} failed: {}", subject, errno_text(err));
+
+	switch (err) {
+	case ENOTTY:
+		e.code = ExitCode::Device;
+		e.what = fmt::format("{} does not understand the request ({}): {}", ctx.device,
+				     op_text(op), errno_text(err));
+		e.hints = abi_hints();
+		if (ctx.module_abi)
+			e.hints.insert(e.hints.begin(),
+				       fmt::format("Module ABI {}, tool ABI {}.", *ctx.module_abi,
+						   KPROFILE_ABI_VERSION));
+		break;
+	case EOPNOTSUPP:
+		e.what = fmt::format("{} is not supported on this machine",
+				     ctx.source.empty() ? "the request" : ctx.source);
+		if (!ctx.reason.empty())
+			e.hints.push_back("Reason: " + ctx.reason + ".");
+		e.hints.push_back("ProfileTime (a timer) works everywhere; `kprofile sources` lists what "
+				  "works here, `kprofile sources --all` says why the rest does not.");
+		e.hints.push_back("In a virtual machine the hypervisor usually hides the PMU; enable "
+				  "PMU passthrough (e.g. QEMU/KVM -cpu host) or use bare metal.");
+		break;
+	case EBUSY:
+		e.hints = {
+			"The performance counters are held by perf or the NMI watchdog",
+			"(perf's first hardware event reserves every counter). Free them:",
+			"  sudo sysctl kernel.nmi_watchdog=0",
+			"and end any running perf session (perf record/stat/top).",
+		};
+		break;
+	case EINVAL:
+		if (names_source(op))
+			e.hints = {"The module does not know this source on its profile interface.",
+				   "List the sources it knows: kprofile sources --all"};
+		else
+			e.hints = {"The module rejected the request's parameters; this is a bug in the "
+				   "tool if the module and tool are the same version."};
+		break;
+	case EACCES:
+	case EPERM:
+		e.code = ExitCode::Device;
+		e.hints = permission_hints(ctx.device);
+		break;
+	case ENODEV:
+	case ENXIO:
+		e.code = ExitCode::Device;
+		e.hints = {"The module is going away (being unloaded?). Load it again:",
+			   "  sudo make load   or   sudo modprobe kprofile"};
+		break;
+	default:
+		e.hints = {"Check dmesg for messages from the kprofile module."};
+		break;
+	}
+	return e;
+}
+
+} // namespace kprofile

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+// errors.h - what went wrong and what to do about it.
+//
+// Every failure the tool reports is an Error: one line saying what
+// happened (with the errno's meaning), then lines telling the user what
+// to do, and the exit code the tool ends with.  explain() maps an errno
+// from /dev/kprofile to that advice, in the spirit of rr's and perf's
+// perf_event_paranoid messages.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kprofile {
+
+// The tool's exit codes (documented in tools/README.md).
+enum class ExitCode : int {
+	Ok = 0,
+	Usage = 1,	// bad command line, unknown SOURCE
+	Device = 2,	// /dev/kprofile unusable: not loaded, no access, ABI
+	Refused = 3,	// the module refused: unsupported, busy, invalid
+	Internal = 4,	// anything else (e.g. cannot write the output)
+};
+
+// What the tool was doing when the errno came back.
+enum class Op {
+	Open,
+	Info,
+	QuerySource,
+	ListSources,
+	SetInterval,
+	GetInterval,
+	Other,
+};
+
+// What explain() may use to make its advice specific.
+struct ErrorContext {
+	std::string device;		// e.g. "/dev/kprofile"
+	std::string source;		// display name, e.g. "ProfileLLCMisses (0x1d)"
+	std::string reason;		// the module's reason, when it gave one
+	std::optional<std::uint32_t> module_abi;	// from KPROFILE_IOC_INFO
+};
+
+struct Error {
+	ExitCode code = ExitCode::Internal;
+	Op op = Op::Other;
+	int err = 0;			// errno, 0 when not a system error
+	std::string what;		// one line: what happened
+	std::vector<std::string> hints;	// what to do, one line each
+
+	// "kprofile: <what>\n" then each hint indented by two spaces.
+	std::string message() const;
+};
+
+// An Error thrown through the command callbacks to main().
+class Failure : public std::runtime_error {
+public:
+	explicit Failure(Error e) : std::runtime_error(e.what), error_(std::move(e)) {}
+	const Error &error() const { return error_; }
+
+private:
+	Error error_;
+};
+
+// The errno of @op, explained.
+Error explain(Op op, int err, const ErrorContext &ctx);
+
+// A command-line mistake (exit code Usage).
+Error usage_error(std::string what, std::vector<std::string> hints = {});
+
+// The module speaks another ABI version than the tool was built for.
+Error abi_mismatch(std::uint32_t module_abi, const std::string &device);
+
+// "No such file or directory (ENOENT)".
+std::string errno_text(int err);
+
+// Lines telling how to load the module / open up /dev/kprofile.
+std::vector<std::string> load_module_hints();
+std::vector<std::string> permission_hints(const std::string &device);
+
+} // namespace kprofile

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+// main.cpp - `kprofile`: the command registry and dispatch, global
+// options, and the mapping of failures to exit codes.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "command.h"
+#include "source_parse.h"
+
+using namespace kprofile;
+
+namespace {
+
+// Every command: one line here, one cmd_NAME.cpp.
+constexpr CommandSpec commands[] = {
+	{"info", "Show the profile interface the module chose and the PMU it found", setup_info},
+	{"sources", "List the profile sources (like xperf -pmcsources)", setup_sources},
+	{"interval", "Get or set a source's machine-wide interval", setup_interval},
+};
+
+constexpr const char *exit_codes =
+	"Exit status: 0 success; 1 usage error (bad option, unknown SOURCE);\n"
+	"2 /dev/kprofile unusable (module not loaded, no permission, ABI mismatch);\n"
+	"3 the module refused (source unsupported here, counters busy, invalid);\n"
+	"4 internal error.  Environment: KPROFILE_DEVICE overrides /dev/kprofile.";
+
+// The command word of argv, if any ("--device X info" -> "info").
+std::optional<std::string_view> command_word(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		std::string_view arg = argv[i];
+
+		if (arg == "--")
+			return std::nullopt;
+		if (arg == "--device") {
+			i++;
+			continue;
+		}
+		if (!arg.starts_with("-"))
+			return arg;
+	}
+	return std::nullopt;
+}
+
+// "kprofile: unknown command 'infoo'" with a suggestion, or nullopt.
+std::optional<Error> unknown_command(int argc, char **argv)
+{
+	auto word = command_word(argc, argv);
+	std::vector<std::string> names;
+
+	if (!word)
+		return std::nullopt;
+	for (const auto &c : commands) {
+		if (*word == c.name)
+			return std::nullopt;
+		names.emplace_back(c.name);
+	}
+	std::vector<std::string> hints;
+	auto near = closest(*word, names, 1);
+	if (!near.empty())
+		hints.push_back(fmt::format("Did you mean '{}'?", near[0]));
+	hints.push_back(fmt::format("Commands: {}.  kprofile --help says more.", fmt::join(names, ", ")));
+	return usage_error(fmt::format("unknown command '{}'", *word), std::move(hints));
+}
+
+int fail(const Error &e)
+{
+	print_err(e.message());
+	return static_cast<int>(e.code);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	CLI::App app{"kprofile: Windows-style profile sources on Linux, over /dev/kprofile.",
+		     "kprofile"};
+	Context ctx{Device::default_path()};
+
+	app.require_subcommand(1);
+	app.fallthrough();
+	app.add_option("--device", ctx.device, "The kprofile device")
+		->type_name("PATH")
+		->capture_default_str();
+	app.set_version_flag("--version", fmt::format("kprofile (ABI {})", KPROFILE_ABI_VERSION));
+	app.footer(exit_codes);
+	for (const auto &c : commands) {
+		CLI::App *sub = app.add_subcommand(c.name, c.summary);
+
+		c.setup(*sub, ctx);
+	}
+
+	if (auto e = unknown_command(argc, argv))
+		return fail(*e);
+	try {
+		app.parse(argc, argv);
+	} catch (const CLI::ParseError &e) {
+		return app.exit(e) == 0 ? 0 : static_cast<int>(ExitCode::Usage);
+	} catch (const Failure &f) {
+		return fail(f.error());
+	} catch (const std::exception &e) {
+		return fail({.code = ExitCode::Internal, .what = fmt::format("internal error: {}", e.what())});
+	}
+	if (std::fflush(stdout) != 0 || std::ferror(stdout))
+		return fail({.code = ExitCode::Internal,
+			     .what = fmt::format("cannot write the output: {}", errno_text(errno))});
+	return 0;
+}

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+// source_parse.h - SOURCE arguments: "ProfileTotalIssues", "TotalIssues",
+// "totalissues", "0x02", "2"; and "did you mean" suggestions.
+//
+// Values from 0x19 mean different events on different interfaces, so a
+// name is resolved against one interface's sources (the running module's,
+// or the one given with --interface).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "result.h"
+#include "source_table.h"
+
+namespace kprofile {
+
+struct ParsedSource {
+	std::uint32_t value;
+	std::string name;	// the table's name, e.g. "ProfileTotalIssues"
+};
+
+// "0x1d" / "0X1D" (hex) or "29" (decimal).  nullopt when @text is not
+// written as a number; an Error when it is one but not a valid one
+// (bad hex digits, negative, above @max).
+std::optional<Result<std::uint64_t>> parse_number(std::string_view text, std::uint64_t max,
+						  std::string_view what);
+
+// Resolve a SOURCE on @iface.  Errors (exit code Usage) say what was
+// wrong and suggest the closest names, or the interface that has it.
+Result<ParsedSource> parse_source(std::string_view text, Interface iface);
+
+// The closest source names on @iface to @text, best first, at most @max.
+// Names are shown without the "Profile" prefix unless @text has it.
+std::vector<std::string> suggest_sources(std::string_view text, Interface iface,
+					 std::size_t max = 4);
+
+// Optimal-string-alignment edit distance (insert, delete, substitute,
+// transpose), case-sensitive.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// The closest of @candidates to @text (case-insensitive), best first.
+std::vector<std::string> closest(std::string_view text, const std::vector<std::string> &candidates,
+				 std::size_t max = 4);
+
+// "ProfileTotalIssues (0x02)".
+std::string source_label(std::uint32_t value, std::string_view name);
+
+} // namespace kprofile

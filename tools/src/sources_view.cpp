@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+// sources_view.cpp - sources and intervals, as text and JSON.
+#include "sources_view.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "source_parse.h"
+#include "table.h"
+
+namespace kprofile {
+
+namespace {
+
+std::string id_text(std::uint32_t value)
+{
+	return fmt::format("0x{:02X}", value);
+}
+
+std::string units_text(const SourceEntry &s)
+{
+	return s.timer ? "x 100 ns" : "events";
+}
+
+} // namespace
+
+std::vector<SourceEntry> select_sources(const std::vector<SourceEntry> &sources,
+					const SourcesViewOptions &opts)
+{
+	std::vector<SourceEntry> out;
+
+	for (const auto &s : sources)
+		if (opts.all || s.supported)
+			out.push_back(s);
+	return out;
+}
+
+std::string render_sources(const std::vector<SourceEntry> &sources,
+			   const SourcesViewOptions &opts)
+{
+	using A = Table::Align;
+	const auto shown = select_sources(sources, opts);
+	bool reasons = false;
+
+	for (const auto &s : shown)
+		reasons |= !s.supported;
+
+	std::vector<Table::Column> cols = {
+		{"Id", A::Left},       {"Name", A::Left}, {"Interval", A::Right},
+		{"Min", A::Right},     {"Max", A::Right},
+	};
+	if (opts.verbose) {
+		cols.push_back({"Select", A::Left});
+		cols.push_back({"EBX", A::Right});
+	}
+	cols.push_back({"Supported", A::Left});
+	if (reasons)
+		cols.push_back({"Reason", A::Left});
+
+	Table table(std::move(cols));
+	for (const auto &s : shown) {
+		std::vector<std::string> row = {
+			id_text(s.value),
+			s.name,
+			s.interval ? std::to_string(*s.interval) : "-",
+			std::to_string(s.min_interval),
+			std::to_string(s.max_interval),
+		};
+		if (opts.verbose) {
+			row.push_back(s.select ? fmt::format("0x{:08X}", *s.select) : "-");
+			row.push_back(s.ebx_bit ? std::to_string(*s.ebx_bit) : "-");
+		}
+		row.push_back(s.supported ? "yes" : "no");
+		if (reasons)
+			row.push_back(s.reason);
+		table.add_row(std::move(row));
+	}
+	return table.render();
+}
+
+nlohmann::json source_json(const SourceEntry &s)
+{
+	nlohmann::json j = nlohmann::json::object();
+
+	j["value"] = s.value;
+	j["name"] = s.name;
+	j["select"] = s.select ? nlohmann::json(*s.select) : nlohmann::json(nullptr);
+	j["ebx_bit"] = s.ebx_bit ? nlohmann::json(*s.ebx_bit) : nlohmann::json(nullptr);
+	j["interval"] = s.interval ? nlohmann::json(*s.interval) : nlohmann::json(nullptr);
+	j["default_interval"] = s.default_interval;
+	j["min_interval"] = s.min_interval;
+	j["max_interval"] = s.max_interval;
+	j["units"] = std::string(interval_units(s.value));
+	j["supported"] = s.supported;
+	j["reason"] = s.supported ? nlohmann::json(nullptr) : nlohmann::json(s.reason);
+	j["generic"] = s.generic;
+	j["timer"] = s.timer;
+	return j;
+}
+
+nlohmann::json sources_json(const std::vector<SourceEntry> &sources,
+			    const SourcesViewOptions &opts)
+{
+	nlohmann::json j = nlohmann::json::array();
+
+	for (const auto &s : select_sources(sources, opts))
+		j.push_back(source_json(s));
+	return j;
+}
+
+std::string render_interval(const IntervalOutcome &o)
+{
+	const SourceEntry &s = o.source;
+	std::string out = fmt::format("{}: interval {} {}", source_label(s.value, s.name),
+				      o.interval, units_text(s));
+
+	if (o.requested) {
+		if (*o.requested == o.interval)
+			out += " (set)";
+		else
+			out += fmt::format(" (requested {}, clamped to the {} {})", *o.requested,
+					   *o.requested < o.interval ? "minimum" : "maximum",
+					   o.interval);
+	}
+	out += fmt::format("\n  default {}, min {}, max {}\n", s.default_interval, s.min_interval,
+			   s.max_interval);
+	return out;
+}
+
+nlohmann::json interval_json(const IntervalOutcome &o)
+{
+	nlohmann::json j = nlohmann::json::object();
+
+	j["value"] = o.source.value;
+	j["name"] = o.source.name;
+	j["interval"] = o.interval;
+	j["requested"] = o.requested ? nlohmann::json(*o.requested) : nlohmann::json(nullptr);
+	j["clamped"] = o.requested && *o.requested != o.interval;
+	j["default_interval"] = o.source.default_interval;
+	j["min_interval"] = o.source.min_interval;
+	j["max_interval"] = o.source.max_interval;
+	j["units"] = std::string(interval_units(o.source.value));
+	return j;
+}
+
+} // namespace kprofile

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The kprofile binary without a module: exit codes, error messages and
+--help for every command, --interface tables, JSON documents.
+
+Usage: check_cli.py --tool build/tool/kprofile.  Prints TAP.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+results = []
+
+
+def run(tool, *args, env=None):
+    e = dict(os.environ)
+    e.pop("KPROFILE_DEVICE", None)
+    e.update(env or {})
+    return subprocess.run([tool, *args], capture_output=True, text=True, env=e, check=False)
+
+
+def check(name, cond, detail=""):
+    results.append((name, bool(cond), detail))
+
+
+def expect(name, proc, rc, *needles, stream="stderr"):
+    text = getattr(proc, stream)
+    missing = [n for n in needles if n not in text]
+    check(name, proc.returncode == rc and not missing,
+          "exit %d (want %d), missing %r\nstdout:\n%s\nstderr:\n%s"
+          % (proc.returncode, rc, missing, proc.stdout, proc.stderr))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tool", required=True)
+    tool = ap.parse_args().tool
+
+    expect("--help exits 0 and lists the commands", run(tool, "--help"), 0,
+           "info", "sources", "interval", "Exit status", stream="stdout")
+    for cmd, opt in (("info", "--json"), ("sources", "--interface"), ("interval", "SOURCE")):
+        expect("%s --help exits 0 and documents %s" % (cmd, opt), run(tool, cmd, "--help"), 0,
+               opt, stream="stdout")
+
+    expect("no module: exit 2, says how to load it",
+           run(tool, "--device", "/nonexistent/kprofile", "info"), 2,
+           "cannot open /nonexistent/kprofile", "not loaded", "insmod", "modprobe")
+    expect("KPROFILE_DEVICE is honoured",
+           run(tool, "sources", env={"KPROFILE_DEVICE": "/nonexistent/kp2"}), 2,
+           "/nonexistent/kp2")
+    expect("a device that is not kprofile: exit 2, ABI mismatch",
+           run(tool, "info", "--device", "/dev/null"), 2, "different versions")
+    expect("interval on a device that is not kprofile: exit 2",
+           run(tool, "--device", "/dev/null", "interval", "ProfileTime"), 2, "different versions")
+
+    if os.geteuid() != 0:
+        with tempfile.NamedTemporaryFile() as f:
+            os.chmod(f.name, 0)
+            expect("no permission: exit 2, says how to fix it",
+                   run(tool, "--device", f.name, "info"), 2, "0600", "udev")
+    else:
+        check("no permission: exit 2 # SKIP running as root", True)
+
+    expect("unknown command: exit 1 with a suggestion", run(tool, "infoo"), 1,
+           "unknown command 'infoo'", "Did you mean 'info'?")
+    expect("no command: exit 1", run(tool), 1)
+    expect("unknown option: exit 1", run(tool, "sources", "--bogus"), 1)
+    expect("interval without SOURCE: exit 1", run(tool, "interval"), 1)
+    expect("interval N that is no number: exit 1 before opening the device",
+           run(tool, "--device", "/nonexistent", "interval", "ProfileTime", "fast"), 1,
+           "interval 'fast' is not a number")
+    expect("interval N beyond 32 bits: exit 1",
+           run(tool, "--device", "/nonexistent", "interval", "ProfileTime", "0x100000000"), 1,
+           "out of range")
+    expect("unknown interface: exit 1", run(tool, "sources", "--interface", "sparc"), 1,
+           "unknown profile interface 'sparc'")
+
+    for iface, rows, last in (("emon", 13, "ProfileBranchMispredictsRetired"),
+                              ("amd64", 176, "ProfileBUSharedToDirty")):
+        proc = run(tool, "sources", "--interface", iface, "--json")
+        try:
+            doc = json.loads(proc.stdout)
+        except ValueError as err:
+            doc = None
+            check("sources --interface %s --json is JSON" % iface, False, str(err))
+        if doc is not None:
+            check("sources --interface %s --json: %d rows, last %s" % (iface, rows, last),
+                  proc.returncode == 0 and len(doc) == rows and doc[-1]["name"] == last,
+                  proc.stdout[:400])
+        proc = run(tool, "sources", "--interface", iface)
+        lines = proc.stdout.splitlines()
+        check("sources --interface %s: header and %d rows" % (iface, rows),
+              proc.returncode == 0 and len(lines) == rows + 1 and lines[0].startswith("Id")
+              and "Supported" in lines[0], proc.stdout[:400])
+    proc = run(tool, "sources", "--interface", "emon", "--all")
+    check("sources --interface emon --all adds the generic sources with a reason",
+          proc.returncode == 0 and len(proc.stdout.splitlines()) == 1 + 32
+          and "Reason" in proc.stdout and "ProfilePipelineDry" in proc.stdout, proc.stdout[:400])
+
+    print("TAP version 13")
+    print("1..%d" % len(results))
+    failed = 0
+    for i, (name, ok, detail) in enumerate(results, 1):
+        print("%s %d - %s" % ("ok" if ok else "not ok", i, name))
+        if not ok:
+            failed += 1
+            for line in detail.splitlines():
+                print("  # " + line)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+// errno -> what happened and what to do.
+#include <cerrno>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "errors.h"
+
+using namespace kprofile;
+
+namespace {
+
+bool has(const Error &e, const std::string &s)
+{
+	return e.message().find(s) != std::string::npos;
+}
+
+const ErrorContext ctx = {.device = "/dev/kprofile", .source = "ProfileLLCMisses (0x1D)"};
+
+} // namespace
+
+TEST(Errors, ModuleNotLoaded)
+{
+	for (int err : {ENOENT, ENODEV, ENXIO}) {
+		Error e = explain(Op::Open, err, ctx);
+
+		EXPECT_EQ(e.code, ExitCode::Device);
+		EXPECT_TRUE(has(e, "cannot open /dev/kprofile")) << e.message();
+		EXPECT_TRUE(has(e, "not loaded")) << e.message();
+		EXPECT_TRUE(has(e, "sudo make load"));
+		EXPECT_TRUE(has(e, "sudo insmod kmod/kprofile.ko"));
+		EXPECT_TRUE(has(e, "sudo modprobe kprofile"));
+	}
+	EXPECT_TRUE(has(explain(Op::Open, ENOENT, ctx), "No such file or directory (ENOENT)"));
+}
+
+TEST(Errors, NoPermission)
+{
+	for (int err : {EACCES, EPERM}) {
+		Error e = explain(Op::Open, err, ctx);
+
+		EXPECT_EQ(e.code, ExitCode::Device);
+		EXPECT_TRUE(has(e, "0600")) << e.message();
+		EXPECT_TRUE(has(e, "run as root") || has(e, "Run as root")) << e.message();
+		EXPECT_TRUE(has(e, "KERNEL==\"kprofile\"")) << e.message();
+		EXPECT_TRUE(has(e, "/etc/udev/rules.d/")) << e.message();
+	}
+}
+
+TEST(Errors, CountersBusy)
+{
+	Error e = explain(Op::Other, EBUSY, ctx);
+
+	EXPECT_EQ(e.code, ExitCode::Refused);
+	EXPECT_TRUE(has(e, "sysctl kernel.nmi_watchdog=0")) << e.message();
+	EXPECT_TRUE(has(e, "perf")) << e.message();
+}
+
+TEST(Errors, UnsupportedSourceGivesTheModulesReason)
+{
+	ErrorContext c = ctx;
+
+	c.reason = "CPUID 0xA: EBX bit 4 is set: the processor lacks this event";
+	Error e = explain(Op::SetInterval, EOPNOTSUPP, c);
+	EXPECT_EQ(e.code, ExitCode::Refused);
+	EXPECT_EQ(e.what, "ProfileLLCMisses (0x1D) is not supported on this machine");
+	EXPECT_TRUE(has(e, "Reason: CPUID 0xA: EBX bit 4 is set")) << e.message();
+	EXPECT_TRUE(has(e, "kprofile sources --all")) << e.message();
+}
+
+TEST(Errors, AbiMismatch)
+{
+	ErrorContext c = ctx;
+
+	c.module_abi = 99;
+	Error e = explain(Op::Info, ENOTTY, c);
+	EXPECT_EQ(e.code, ExitCode::Device);
+	EXPECT_TRUE(has(e, "different versions")) << e.message();
+	EXPECT_TRUE(has(e, "Module ABI 99")) << e.message();
+
+	e = abi_mismatch(7, "/dev/kprofile");
+	EXPECT_EQ(e.code, ExitCode::Device);
+	EXPECT_TRUE(has(e, "ABI 7")) << e.message();
+	EXPECT_TRUE(has(e, "sudo make unload load")) << e.message();
+}
+
+TEST(Errors, UnknownSourceFromTheModule)
+{
+	Error e = explain(Op::GetInterval, EINVAL, ctx);
+
+	EXPECT_EQ(e.code, ExitCode::Refused);
+	EXPECT_TRUE(has(e, "reading the interval of ProfileLLCMisses (0x1D) failed")) << e.message();
+	EXPECT_TRUE(has(e, "EINVAL")) << e.message();
+}
+
+TEST(Errors, MessageLayout)
+{
+	Error e = usage_error("bad thing", {"do this", "then that"});
+
+	EXPECT_EQ(e.code, ExitCode::Usage);
+	EXPECT_EQ(e.message(), "kprofile: bad thing\n  do this\n  then that\n");
+}
+
+TEST(Errors, ExitCodesAreDocumentedValues)
+{
+	EXPECT_EQ(static_cast<int>(ExitCode::Ok), 0);
+	EXPECT_EQ(static_cast<int>(ExitCode::Usage), 1);
+	EXPECT_EQ(static_cast<int>(ExitCode::Device), 2);
+	EXPECT_EQ(static_cast<int>(ExitCode::Refused), 3);
+	EXPECT_EQ(static_cast<int>(ExitCode::Internal), 4);
+}
