@@ -268,7 +268,21 @@ enum kprofile_target {
  * @cpus_size:	 bytes at @cpus; 0 means all online CPUs.
  * @reserved:	 zero.
  *
- * Returns a profile file descriptor, stopped.
+ * Returns a profile file descriptor (close-on-exec), stopped; the fd owns
+ * the profile, and closing it stops and frees it.  The buffer is the
+ * caller's memory: KPROFILE_IOC_START pins it and the interrupt path adds
+ * to its counters live; the counts stay after KPROFILE_IOC_STOP.
+ *
+ * Errors, in this order: EINVAL (nonzero @flags or @reserved, unknown
+ * @target or @mode, @pid without KPROFILE_TARGET_PID or <= 0 with it,
+ * @cpus without @cpus_size or the reverse, zero @buffer_size or @size,
+ * @bucket_shift outside 2..31, @buffer not 4-byte aligned, unknown
+ * @source), ENOSPC (@buffer_size too small), EOVERFLOW (@base + @size
+ * wraps), EOPNOTSUPP (source unsupported here: KPROFILE_IOC_QUERY_SOURCE
+ * says why), EFAULT (buffer not writable, CPU set unreadable), EINVAL (CPU
+ * set of impossible CPUs only), EPERM (system-wide or a kernel range
+ * without CAP_PERFMON or CAP_SYS_ADMIN), ESRCH (no process @pid), EACCES
+ * (no ptrace-read access to @pid).  docs/profiles.md has the details.
  */
 struct kprofile_create_profile {
 	__u32 target;
@@ -290,7 +304,8 @@ struct kprofile_create_profile {
  * struct kprofile_profile_stats - KPROFILE_IOC_PROFILE_STATS on a profile fd.
  * @hits:	 interrupts that matched and were counted in a bucket.
  * @outside:	 interrupts whose task matched but whose ip was out of range.
- * @unavailable: interrupts that matched while the buffer was not pinned.
+ * @unavailable: interrupts that matched while the buffer was not pinned
+ *		 (a stop racing with them); normally 0.
  * @wrong_mode:	 interrupts whose task matched but privilege mode did not.
  * @started:	 1 while started.
  * @source:	 the profile's source.
@@ -473,7 +488,12 @@ struct kprofile_thread_list {
 #define KPROFILE_IOC_THREAD_ENABLE	_IOW(KPROFILE_IOC_MAGIC, 0x0A, struct kprofile_thread_enable)
 #define KPROFILE_IOC_SET_HW_CONFIG_EX	_IOWR(KPROFILE_IOC_MAGIC, 0x0B, struct kprofile_hw_config_set)
 
-/* On a profile fd. */
+/*
+ * On a profile fd.  START (NtStartProfile): pin the buffer, arm the
+ * source; EBUSY when started (or no counter is free), EXDEV from another
+ * address space than the creator's, ENOMEM (RLIMIT_MEMLOCK).  STOP
+ * (NtStopProfile): disarm, unpin; EALREADY when not started.
+ */
 #define KPROFILE_IOC_START		_IO(KPROFILE_IOC_MAGIC, 0x40)
 #define KPROFILE_IOC_STOP		_IO(KPROFILE_IOC_MAGIC, 0x41)
 #define KPROFILE_IOC_PROFILE_STATS	_IOR(KPROFILE_IOC_MAGIC, 0x42, struct kprofile_profile_stats)
