@@ -235,5 +235,6 @@ void kp_ptimer_get(struct kp_profile_set *set);
 void kp_ptimer_put(struct kp_profile_set *set);
 void kp_ptimer_cpu_online(struct kp_profile_set *set);
 void kp_ptimer_cpu_offline(struct kp_profile_set *set);
+enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer);
 
 #endif /* _KPROFILE_PROFILE_H */

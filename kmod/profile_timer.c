@@ -30,7 +30,18 @@ static ktime_t kp_ptimer_period(struct kp_profile_set *set)
 	return ns_to_ktime((u64)interval * 100);
 }
 
-static enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
+/**
+ * kp_ptimer_fn() - a ProfileTime expiry: sample, then re-arm one period
+ *	ahead with the interval as it is now.
+ * @timer: a CPU's timer (struct kp_ptimer_cpu).
+ *
+ * Context: hardirq (the hrtimer interrupt), where get_irq_regs() are the
+ * interrupted registers; without them (a test calling this directly) the
+ * expiry is only counted in the set's @no_regs.
+ *
+ * Return: HRTIMER_RESTART.
+ */
+enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
 {
 	struct kp_ptimer_cpu *tc = container_of(timer, struct kp_ptimer_cpu,
 						timer);
@@ -43,6 +54,7 @@ static enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
 	hrtimer_forward_now(timer, kp_ptimer_period(tc->set));
 	return HRTIMER_RESTART;
 }
+EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_fn);
 
 /* On the CPU concerned, with interrupts off or bound to it. */
 static void kp_ptimer_start_this_cpu(void *info)

@@ -5,7 +5,8 @@
  * gets hits from the interrupted registers (the timers interrupt the
  * kernel: this test, idle CPUs) and every hit is in its bucket; the
  * timers run while at least one ProfileTime profile is started and are
- * gone, on every CPU, after the last stops; nothing counts after stop.
+ * gone, on every CPU, after the last stops; nothing counts after stop; an
+ * interval change applies from the next period.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -13,6 +14,7 @@
 #include <linux/jiffies.h>
 
 #include "profile_fixture.h"
+#include "sources_fixture.h"
 
 #define TIME	KPROFILE_SOURCE_TIME
 /* The kernel image and modules: the top 2 GiB, one bucket of 2^31. */
@@ -90,9 +92,44 @@ static void kp_time_refcount(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, timers_running(f), 0U);
 }
 
+/*
+ * Each expiry re-arms one period ahead with the interval as it is then:
+ * a change applies from the next period.  The expiry is called directly
+ * on a stopped timer whose expiry is "now": the next one must be a whole
+ * number of the new periods later (a multiple of 1.2345 ms at least the
+ * timer resolution, the tick on a kernel without high-resolution mode),
+ * which the old (100 ms) never is.  Without interrupted registers nothing
+ * is sampled.
+ */
+static void kp_time_interval_next_period(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	struct kp_ptimer_cpu *tc = raw_cpu_ptr(f->set.timers);
+	u32 old = KP_TEST_TIME_MAX, new;
+	s64 delta;
+	ktime_t t0;
+
+	/* A multiple of 1.2345 ms no shorter than the timer resolution. */
+	new = 12345 * DIV_ROUND_UP(hrtimer_resolution, 1234500);
+	KUNIT_ASSERT_LE(test, new, KP_TEST_TIME_MAX);
+	KUNIT_ASSERT_NE(test, KP_TEST_TIME_MAX % new, 0U);
+
+	kp_pmu_fix_interval(f->pmu, TIME, old);
+	KUNIT_ASSERT_FALSE(test, hrtimer_active(&tc->timer));
+	kp_pmu_fix_interval(f->pmu, TIME, new);
+	t0 = ktime_get();
+	hrtimer_set_expires(&tc->timer, t0);
+	KUNIT_EXPECT_EQ(test, kp_ptimer_fn(&tc->timer), HRTIMER_RESTART);
+	delta = ktime_to_ns(ktime_sub(hrtimer_get_expires(&tc->timer), t0));
+	KUNIT_EXPECT_GT(test, delta, 0LL);
+	KUNIT_EXPECT_EQ(test, delta % (new * 100LL), 0LL);
+	KUNIT_EXPECT_EQ(test, atomic64_read(&f->set.no_regs), 1LL);
+}
+
 static struct kunit_case kp_profile_time_cases[] = {
 	KUNIT_CASE(kp_time_samples_kernel),
 	KUNIT_CASE(kp_time_refcount),
+	KUNIT_CASE(kp_time_interval_next_period),
 	{}
 };
 

@@ -9,7 +9,7 @@
 # whole system; closing a running profile; rmmod refused while a profile
 # is open and clean after.
 . "$KP_GUEST/lib.sh"
-plan 70
+plan 75
 cd /tmp || exit 1
 
 # try ARGS...: the result of creating a profile (OK or an errno name).
@@ -170,6 +170,22 @@ is "$(kv result "$out") $(kv start "$out")" "OK OK" "system: created and started
 check "system: the kernel range is hit ($(kv hits "$out"))" \
 	gt "$(kv hits "$out")" 0
 
+# --- CPU hotplug: the ProfileTime timer of a CPU that comes back ----------
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	out=$(kp-profile hotplug 2>&1)
+	diag "$out"
+	is "$(kv start "$out") $(kv offline "$out") $(kv online "$out")" \
+		"OK OK OK" "hotplug: started, CPU 1 offline and online again"
+	check "hotplug: CPU 1 was sampled ($(kv hits_cpu1 "$out"))" \
+		gt "$(kv hits_cpu1 "$out")" 0
+	is "$(kv hits_while_offline "$out")" 0 \
+		"hotplug: nothing counts for CPU 1 while it is offline"
+	check "hotplug: its timer runs again once it is back" \
+		gt "$(kv hits_after_online "$out")" 0
+else
+	for t in 1 2 3 4; do skip "hotplug $t" "CPU 1 cannot go offline"; done
+fi
+
 # --- close while running, and the module's references -------------------
 out=$(kp-profile close-mid 2>&1)
 is "$(kv start "$out") $(kv close "$out")" "OK OK" "close a running profile"
@@ -191,3 +207,5 @@ kill "$holder"
 wait "$holder" 2>/dev/null
 check "rmmod succeeds once it is closed" rmmod kprofile
 check "insmod kprofile.ko again" insmod "$KP_MODULE"
+check_fails "the kernel log has no warning, BUG or lockdep report" \
+	sh -c 'dmesg | grep -E "WARNING: CPU|BUG:|Oops|circular locking|INFO: task|general protection"'

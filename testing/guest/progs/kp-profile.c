@@ -18,6 +18,8 @@
  *   kp-profile states                      start/stop state errors
  *   kp-profile close-mid                   close a running profile
  *   kp-profile hold SECONDS                keep a started profile open
+ *   kp-profile hotplug                     CPU 1 offline and online while
+ *	a profile of CPU 1 runs
  *   kp-profile [PRIV] spin SECONDS          spin in the hot function;
  *	SIGUSR1 makes it non-dumpable
  *   kp-profile [PRIV] exec PROG [ARGS]     run PROG (after PRIV)
@@ -563,6 +565,76 @@ static int cmd_close_mid(void)
 	return 0;
 }
 
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static unsigned long long hits_now(int fd)
+{
+	struct kprofile_profile_stats st;
+
+	if (ioctl(fd, KPROFILE_IOC_PROFILE_STATS, &st))
+		die("KPROFILE_IOC_PROFILE_STATS");
+	return st.hits;
+}
+
+/* Wait (up to 10 s) until @fd's hits exceed @than; its hits then. */
+static unsigned long long wait_hits(int fd, unsigned long long than)
+{
+	struct kprofile_profile_stats st;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		if (ioctl(fd, KPROFILE_IOC_PROFILE_STATS, &st))
+			die("KPROFILE_IOC_PROFILE_STATS");
+		if (st.hits > than)
+			break;
+		usleep(50000);
+	}
+	return st.hits;
+}
+
+/*
+ * hotplug: a system-wide kernel profile of CPU 1 only; CPU 1 goes offline
+ * and comes back while it runs: its timer must run again.
+ */
+static int cmd_hotplug(void)
+{
+	static const char *online = "/sys/devices/system/cpu/cpu1/online";
+	unsigned long long before, after;
+	struct create c;
+	int fd;
+
+	create_defaults(&c);
+	c.req.target = KPROFILE_TARGET_SYSTEM;
+	c.range = "kernel";
+	c.req.bucket_shift = 20;
+	c.cpus = 2;
+	fd = create(&c);
+	if (fd < 0)
+		return printf("result=%s\n", errname(-fd)), 0;
+	printf("start=%s\n", res(xioctl(fd, KPROFILE_IOC_START, NULL)));
+	printf("hits_cpu1=%llu\n", wait_hits(fd, 0));
+	printf("offline=%s\n", write_file(online, "0") ? errname(errno) : "OK");
+	before = hits_now(fd);
+	usleep(300000);
+	printf("hits_while_offline=%llu\n", hits_now(fd) - before);
+	before = hits_now(fd);
+	printf("online=%s\n", write_file(online, "1") ? errname(errno) : "OK");
+	after = wait_hits(fd, before);
+	printf("hits_after_online=%llu\n", after - before);
+	printf("stop=%s\n", res(xioctl(fd, KPROFILE_IOC_STOP, NULL)));
+	close(fd);
+	return 0;
+}
+
 static int cmd_hold(int argc, char **argv)
 {
 	struct create c;
@@ -630,6 +702,8 @@ int main(int argc, char **argv)
 		return cmd_states();
 	if (!strcmp(argv[i], "close-mid"))
 		return cmd_close_mid();
+	if (!strcmp(argv[i], "hotplug"))
+		return cmd_hotplug();
 	if (!strcmp(argv[i], "hold"))
 		return cmd_hold(argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "spin")) {
