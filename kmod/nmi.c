@@ -34,8 +34,10 @@
  * to their claim; their holder reloads them.
  * Context: NMI (or a test with interrupts off).
  *
- * Return: NMI_HANDLED when an overflow was kprofile's, else NMI_DONE (and
- * nothing was written).
+ * Return: NMI_DONE (and nothing was written) when no overflow was
+ * kprofile's; else the number of overflows handled (NMI_HANDLED for one),
+ * as perf returns, so the NMI code expects and swallows the back-to-back
+ * NMI that several overflows at once can latch.
  */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 {
@@ -80,7 +82,7 @@ int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 			claim->fn(claim->data, BIT_ULL(idx), regs);
 	}
 	rcu_read_unlock();
-	return NMI_HANDLED;
+	return hweight64(ovf);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_handle_overflow);
 

@@ -93,6 +93,37 @@ static void kp_nmi_emon_v2(struct kunit *test)
 	nmi_teardown(nc);
 }
 
+/*
+ * Two counters overflow at once: both reload, one acknowledgment clears
+ * both, each source reaches the consumer, and the handler reports two
+ * (so the NMI code swallows a latched back-to-back NMI, as for perf).
+ */
+static void kp_nmi_two_overflows(struct kunit *test)
+{
+	struct kp_nmi_case *nc = nmi_setup(test,
+					   kp_pmu_fix_intel(test, 2, 4, 48));
+	static const struct kp_fake_msrval seq[] = {
+		{ PMC0, 0xffffffffd8f0ULL }, { PMC0 + 1, 0xffffffffd8f0ULL },
+		{ OVF_CTRL, 0x3 },
+	};
+	struct kp_fake *fake = nc->fix->fake;
+	char reason[KPROFILE_REASON_LEN];
+
+	kp_pmu_fix_interval(nc->fix, ISSUES, 10000);
+	KUNIT_ASSERT_EQ(test, kp_pmu_arm(&nc->fix->pmu, ISSUES,
+					 KPROFILE_MODE_TABLE, NULL, reason,
+					 sizeof(reason)), 0);
+	kp_fake_log_clear(fake);
+	kp_fake_count(fake, nc->cpu, PMC0, 10000);
+	kp_fake_count(fake, nc->cpu, PMC0 + 1, 10000);
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, &nc->regs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 2);
+	KP_FAKE_EXPECT_WRITES(test, fake, nc->cpu, seq);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, nc->cpu), 1U);
+	kp_pmu_disarm(&nc->fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	nmi_teardown(nc);
+}
+
 /* Intel v1: no status register; the counter's top bit went clear. */
 static void kp_nmi_emon_v1(struct kunit *test)
 {
@@ -255,6 +286,7 @@ static void kp_nmi_reserved_overflow(struct kunit *test)
 
 static struct kunit_case kp_pmu_nmi_cases[] = {
 	KUNIT_CASE(kp_nmi_emon_v2),
+	KUNIT_CASE(kp_nmi_two_overflows),
 	KUNIT_CASE(kp_nmi_emon_v1),
 	KUNIT_CASE(kp_nmi_amd_legacy),
 	KUNIT_CASE(kp_nmi_amd_v2),
