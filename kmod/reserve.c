@@ -257,7 +257,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 		return -EPERM;
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;
-	if (req.flags || req.counter_mask || req.reserved[0] ||
+	if (req.flags || req.reserved[0] ||
 	    req.reserved[1] || req.nr_descs > KP_RESERVE_MAX_DESCS ||
 	    (req.cpus_size && !req.cpus))
 		return -EINVAL;
