@@ -41,18 +41,22 @@ struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,
 
 	if (nr > INT_MAX)
 		return ERR_PTR(-ENOMEM);
+	/* Charge first: RLIMIT_MEMLOCK bounds what is allocated below. */
+	ret = account_locked_vm(mm, nr, true);
+	if (ret)
+		return ERR_PTR(ret);
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf)
-		return ERR_PTR(-ENOMEM);
-	buf->pages = kvmalloc_array(nr, sizeof(*buf->pages), GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto err_charge;
+	}
+	buf->mm = mm;
+	buf->pages = kvmalloc_array(nr, sizeof(*buf->pages),
+				    GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!buf->pages) {
 		ret = -ENOMEM;
 		goto err_buf;
 	}
-	ret = account_locked_vm(mm, nr, true);
-	if (ret)
-		goto err_pages;
-	buf->mm = mm;
 
 	pinned = pin_user_pages_fast(first << PAGE_SHIFT, nr,
 				     FOLL_WRITE | FOLL_LONGTERM, buf->pages);
@@ -60,19 +64,19 @@ struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,
 		if (pinned > 0)
 			unpin_user_pages(buf->pages, pinned);
 		ret = pinned < 0 && pinned != -EFAULT ? pinned : -EFAULT;
-		goto err_charge;
+		goto err_pages;
 	}
 	buf->nr_pages = nr;
 	buf->offset = offset_in_page(ubuf);
 	buf->user = true;
 	return buf;
 
-err_charge:
-	account_locked_vm(mm, nr, false);
 err_pages:
 	kvfree(buf->pages);
 err_buf:
 	kfree(buf);
+err_charge:
+	account_locked_vm(mm, nr, false);
 	return ERR_PTR(ret);
 }
 

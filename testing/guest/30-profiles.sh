@@ -9,7 +9,7 @@
 # whole system; closing a running profile; rmmod refused while a profile
 # is open and clean after.
 . "$KP_GUEST/lib.sh"
-plan 75
+plan 78
 cd /tmp || exit 1
 
 # try ARGS...: the result of creating a profile (OK or an errno name).
@@ -112,6 +112,14 @@ is "$(kv final_hits "$out")" "$in_range" \
 is "$(kv after_stop "$out")" "$in_range" \
 	"self: the counts stay after stop, and nothing counts after it"
 is "$(kv final_started "$out")" 0 "self: stopped"
+
+# Unprivileged: its own loop, with the pinned page charged to
+# RLIMIT_MEMLOCK (no CAP_IPC_LOCK), which may refuse it.
+out=$(kp-profile --uid 65534 self --seconds 1 2>&1)
+is "$(kv start "$out")" OK "uid 65534: starts a profile of itself"
+check "uid 65534: its loop is counted ($(kv loop "$out"))" gt "$(kv loop "$out")" 0
+out=$(ulimit -l 0 && kp-profile --uid 65534 self --seconds 0.1 2>&1)
+is "$(kv start "$out")" ENOMEM "RLIMIT_MEMLOCK 0 without CAP_IPC_LOCK: start -> ENOMEM"
 
 short=$(kv loop "$(kp-profile self --seconds 1 2>&1)")
 long=$(kv loop "$(kp-profile self --seconds 4 2>&1)")
