@@ -57,5 +57,10 @@ kp_build_progs() {
 			-I"$KP_ROOT/include/uapi" -o "$bin" "$src" >&2 ||
 			{ kp_log "building $src failed"; return 1; }
 	done
+	# Programs that are not one static .c file build themselves.
+	for src in "$KP_ROOT"/testing/guest/progs/*/build.sh; do
+		[ -x "$src" ] || continue
+		"$src" "$out" >&2 || { kp_log "$src failed"; return 1; }
+	done
 	echo "$out"
 }

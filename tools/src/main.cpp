@@ -23,6 +23,9 @@ constexpr CommandSpec commands[] = {
 	{"info", "Show the profile interface the module chose and the PMU it found", setup_info},
 	{"sources", "List the profile sources (like xperf -pmcsources)", setup_sources},
 	{"interval", "Get or set a source's machine-wide interval", setup_interval},
+	{"record", "Profile a command, a process or the system into a file (like perf record)", setup_record},
+	{"report", "Show where a recording's hits went, by symbol (like perf report)", setup_report},
+	{"top", "Show the hottest symbols live while a target runs", setup_top},
 };
 
 constexpr const char *exit_codes =

@@ -20,6 +20,7 @@ static const char *p, *end;
 static char want[64][128];
 static int nwant, found;
 static const char *found_at, *found_end;
+static int found_string;
 static long found_count = -1;
 
 static void ws(void)
@@ -107,6 +108,7 @@ static void note(int depth, int match, const char *s, const char *e, long count)
 		return;
 	if (depth == nwant) {
 		found = 1;
+		found_string = count == -2;
 		found_at = s;
 		found_end = e;
 	} else if (depth == nwant - 1 && !strcmp(want[depth], "#") && count >= 0) {
@@ -183,7 +185,7 @@ static int value(int depth, int match)
 	case '"':
 		if (!string(&s, &e))
 			return 0;
-		note(depth, match, s, e, -1);
+		note(depth, match, s, e, -2);
 		return 1;
 	case 't':
 		if (!literal("true"))
@@ -248,6 +250,8 @@ int main(int argc, char **argv)
 		return 3;
 	if (found_count >= 0)
 		printf("%ld\n", found_count);
+	else if (found_string)
+		printf("%.*s\n", (int)(found_end - found_at), found_at);
 	else if (*found_at == '{')
 		printf("<object>\n");
 	else if (*found_at == '[')

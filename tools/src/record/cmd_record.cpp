@@ -1,55 +1,63 @@
 // SPDX-License-Identifier: GPL-2.0
 // cmd_record.cpp - `kprofile record`: profile a command, a process or the
-// system into a record file.
-#include <iostream>
+// system into a record file (docs/record-format.md).
+#include <memory>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "command.h"
+#include "errors.h"
 #include "record/commands.h"
+#include "record/runner.h"
 #include "record/symbolize.h"
 
-namespace kprofile::record {
+namespace kprofile {
 
-int report_error(const char *cmd, const std::exception &e)
+namespace record {
+
+void fail(const std::exception &e)
 {
-	std::cerr << "kprofile " << cmd << ": error: " << e.what() << "\n";
+	Error err;
+
+	err.what = e.what();
 	if (const auto *re = dynamic_cast<const RecordError *>(&e)) {
-		if (!re->advice().empty())
-			std::cerr << "  " << re->advice() << "\n";
-		switch (re->error()) {
-		case ENOENT:
-		case ENODEV:
-		case ENXIO:
-			return 3;	// no module
-		case EPERM:
-		case EACCES:
-			return 4;	// no permission
-		case EOPNOTSUPP:
-			return 5;	// unsupported here
-		case EBUSY:
-			return 6;	// counters busy
-		case EINVAL:
-			return 2;	// usage
-		default:
-			return 1;
+		err.err = re->error();
+		switch (re->kind()) {
+		case RecordError::Kind::Device:
+			err.code = ExitCode::Device;
+			break;
+		case RecordError::Kind::Usage:
+			err.code = ExitCode::Usage;
+			break;
+		case RecordError::Kind::Refused:
+			err.code = ExitCode::Refused;
+			break;
+		case RecordError::Kind::Internal:
+			err.code = ExitCode::Internal;
+			break;
 		}
+		if (!re->advice().empty())
+			err.hints.push_back(re->advice());
+	} else if (dynamic_cast<const FormatError *>(&e)) {
+		err.code = ExitCode::Usage;
+	} else if (dynamic_cast<const std::invalid_argument *>(&e)) {
+		err.code = ExitCode::Usage;
 	}
-	if (dynamic_cast<const FormatError *>(&e))
-		return 1;
-	return 1;
+	throw Failure(std::move(err));
 }
 
-void RecordCommand::setup(CLI::App &app)
-{
-	add_target_options(app, target);
-	app.add_option("-o,--output", output, "the record file (default kprofile.data)");
-}
+namespace {
 
-int RecordCommand::run()
+struct RecordOptions {
+	TargetArgs target;
+	std::string output = "kprofile.data";
+};
+
+void run_record(const RecordOptions &opts, const Context &ctx)
 {
 	try {
-		Run r(target);
+		Run r(opts.target, ctx.device);
 		r.start();
 		r.loop(nullptr, std::chrono::milliseconds(1000));
 		r.stop();
@@ -59,23 +67,39 @@ int RecordCommand::run()
 			kernel |= rg.kind == RangeKind::Kernel;
 		if (kernel)
 			d.kernel_symbols = kernel_symbols_for(d, read_kallsyms());
-		write_file(output, d);
+		write_file(opts.output, d);
 
 		std::uint64_t hits = 0;
 		for (const auto &rg : d.ranges)
 			if (rg.kind == RangeKind::CatchAll)
 				for (auto b : rg.buckets)
 					hits += b;
-		std::cerr << fmt::format("[ kprofile record: {} hits in {} profiles over {:.3f} s, "
-					 "written to {} ]\n",
-					 hits, d.ranges.size(), d.duration_ns / 1e9, output);
+		print_err(fmt::format("[ kprofile record: {} hits in {} profiles over {:.3f} s, "
+				      "written to {} ]\n",
+				      hits, d.ranges.size(), d.duration_ns / 1e9, opts.output));
 		if (r.command_exit() && *r.command_exit())
-			std::cerr << fmt::format("[ kprofile record: the command exited with status {} ]\n",
-						 *r.command_exit());
-		return 0;
+			print_err(fmt::format("[ kprofile record: the command exited with status {} ]\n",
+					      *r.command_exit()));
+	} catch (const Failure &) {
+		throw;
 	} catch (const std::exception &e) {
-		return report_error("record", e);
+		fail(e);
 	}
 }
 
-} // namespace kprofile::record
+} // namespace
+} // namespace record
+
+void setup_record(CLI::App &cmd, Context &ctx)
+{
+	auto opts = std::make_shared<record::RecordOptions>();
+
+	record::add_target_options(cmd, opts->target);
+	cmd.add_option("-o,--output", opts->output, "The record file (default kprofile.data)");
+	cmd.footer("Stops when the command exits, on Ctrl-C, or after --duration.\n"
+		   "Examples: kprofile record -- ./prog args;  kprofile record -p PID --duration 5;\n"
+		   "          sudo kprofile record -a --duration 5.  Then: kprofile report.");
+	cmd.callback([opts, &ctx] { record::run_record(*opts, ctx); });
+}
+
+} // namespace kprofile

@@ -1,57 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0
 // cmd_report.cpp - `kprofile report`: where the hits of a record file went.
-#include <iostream>
+#include <memory>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "errors.h"
 #include "record/commands.h"
 #include "record/report_render.h"
 #include "record/resolver.h"
 
-namespace kprofile::record {
+namespace kprofile {
 
-void ReportCommand::setup(CLI::App &app)
-{
-	app.add_option("-i,--input", input, "the record file (default kprofile.data)");
-	app.add_option("--sort", sort, "sort keys: overhead, hits, source, object, symbol "
-		       "(comma-separated)");
-	app.add_option("--source", sources, "only these sources (names or values)")
-		->delimiter(',');
-	app.add_flag("--raw", raw, "dump every non-zero bucket with its address (kernrate style)");
-	app.add_flag("--json", json, "print one JSON document");
-	app.add_option("-n,--limit", limit, "print at most N rows");
-}
+namespace record {
+namespace {
 
-int ReportCommand::run()
+struct ReportOptions {
+	std::string input = "kprofile.data";
+	std::string sort = "overhead";
+	std::vector<std::string> sources;
+	bool raw = false;
+	bool json = false;
+	std::size_t limit = 0;
+};
+
+void run_report(const ReportOptions &opts)
 {
 	try {
-		const std::vector<std::string> keys = parse_sort_keys(sort);
-		ProfileData d = read_file(input);
+		const std::vector<std::string> keys = parse_sort_keys(opts.sort);
+		ProfileData d = read_file(opts.input);
 		FileResolver resolver;
 
-		if (raw) {
-			auto buckets = raw_buckets(d, resolver, sources);
-			if (json)
-				std::cout << raw_json(d, buckets).dump(2) << "\n";
+		if (opts.raw) {
+			auto buckets = raw_buckets(d, resolver, opts.sources);
+			if (opts.json)
+				print_json(raw_json(d, buckets));
 			else
-				std::cout << render_raw(buckets);
-			return 0;
+				print_out(render_raw(buckets));
+			return;
 		}
-		Report rep = build_report(d, resolver, sources);
+		Report rep = build_report(d, resolver, opts.sources);
 		sort_rows(rep.rows, keys);
-		if (limit && rep.rows.size() > limit && json)
-			rep.rows.resize(limit);
-		if (json)
-			std::cout << report_json(d, rep).dump(2) << "\n";
+		if (opts.limit && rep.rows.size() > opts.limit && opts.json)
+			rep.rows.resize(opts.limit);
+		if (opts.json)
+			print_json(report_json(d, rep));
 		else
-			std::cout << render_table(d, rep, limit);
-		return 0;
-	} catch (const std::invalid_argument &e) {
-		std::cerr << "kprofile report: error: " << e.what() << "\n";
-		return 2;
+			print_out(render_table(d, rep, opts.limit));
+	} catch (const Failure &) {
+		throw;
 	} catch (const std::exception &e) {
-		return report_error("report", e);
+		fail(e);
 	}
 }
 
-} // namespace kprofile::record
+} // namespace
+} // namespace record
+
+void setup_report(CLI::App &cmd, Context &)
+{
+	auto opts = std::make_shared<record::ReportOptions>();
+
+	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)");
+	cmd.add_option("--sort", opts->sort,
+		       "Sort keys, comma-separated: overhead, hits, source, object, symbol");
+	cmd.add_option("--source", opts->sources, "Only these sources (names or values)")
+		->delimiter(',');
+	cmd.add_flag("--raw", opts->raw,
+		     "Dump every non-zero bucket with its address (kernrate style)");
+	cmd.add_flag("--json", opts->json, "Print one JSON document (keys: docs/record-format.md)");
+	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows");
+	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
+		   "bytes of overlap.  [unattributed] is what the catch-all profile saw outside\n"
+		   "every profiled range.");
+	cmd.callback([opts] { record::run_report(*opts); });
+}
+
+} // namespace kprofile

@@ -10,13 +10,25 @@
 #include <curses.h>
 #include <fmt/format.h>
 
+#include "command.h"
+#include "errors.h"
 #include "record/commands.h"
 #include "record/report_render.h"
 #include "record/resolver.h"
+#include "record/runner.h"
 
-namespace kprofile::record {
+namespace kprofile {
 
+namespace record {
 namespace {
+
+struct TopOptions {
+	TargetArgs target;
+	bool batch = false;
+	std::size_t iterations = 0;	// 0: until the target is done
+	double delay = 1.0;
+	std::size_t rows = 20;
+};
 
 // initscr()/endwin() as a scope.
 class Screen {
@@ -53,23 +65,16 @@ public:
 	}
 };
 
-} // namespace
-
-void TopCommand::setup(CLI::App &app)
+void run_top(const TopOptions &opts, const Context &ctx)
 {
-	add_target_options(app, target);
-	app.add_flag("--batch", batch, "print refreshes as text (the default when not a terminal)");
-	app.add_option("-n,--iterations", iterations, "stop after N refreshes");
-	app.add_option("-d,--delay", delay, "seconds between refreshes (default 1)")
-		->check(CLI::PositiveNumber);
-	app.add_option("--rows", rows, "symbols shown (default 20)");
-}
+	const bool batch = opts.batch;
+	const std::size_t iterations = opts.iterations;
+	const double delay = opts.delay;
+	const std::size_t rows = opts.rows;
 
-int TopCommand::run()
-{
 	try {
 		const bool text = batch || !isatty(STDOUT_FILENO);
-		Run r(target);
+		Run r(opts.target, ctx.device);
 		r.start();
 		FileResolver resolver;
 		std::unique_ptr<Screen> screen;
@@ -102,10 +107,29 @@ int TopCommand::run()
 			// The target ended between refreshes: show the final state.
 			std::cout << fmt::format("--- final ---\n") << frame() << std::flush;
 		}
-		return 0;
+	} catch (const Failure &) {
+		throw;
 	} catch (const std::exception &e) {
-		return report_error("top", e);
+		fail(e);
 	}
 }
 
-} // namespace kprofile::record
+} // namespace
+} // namespace record
+
+void setup_top(CLI::App &cmd, Context &ctx)
+{
+	auto opts = std::make_shared<record::TopOptions>();
+
+	record::add_target_options(cmd, opts->target);
+	cmd.add_flag("--batch", opts->batch,
+		     "Print refreshes as text (the default when not a terminal)");
+	cmd.add_option("-n,--iterations", opts->iterations, "Stop after N refreshes");
+	cmd.add_option("-d,--delay", opts->delay, "Seconds between refreshes (default 1)")
+		->check(CLI::PositiveNumber);
+	cmd.add_option("--rows", opts->rows, "Symbols shown (default 20)");
+	cmd.footer("Reads the live bucket buffers while the target runs; q quits.");
+	cmd.callback([opts, &ctx] { record::run_top(*opts, ctx); });
+}
+
+} // namespace kprofile

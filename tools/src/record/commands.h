@@ -1,52 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-// commands.h - `kprofile record`, `kprofile report`, `kprofile top`:
-// each sets up its CLI11 subcommand and runs from the parsed options.
+// commands.h - what `kprofile record`, `report` and `top` share: the
+// mapping of their failures onto the tool's errors (tools/src/errors.h).
+// Their setup_NAME() functions are declared in tools/src/command.h.
 #pragma once
 
-#include <cstddef>
-#include <string>
-#include <vector>
-
-#include "record/runner.h"
-
-namespace CLI {
-class App;
-}
+#include <exception>
 
 namespace kprofile::record {
 
-struct RecordCommand {
-	TargetArgs target;
-	std::string output = "kprofile.data";
-
-	void setup(CLI::App &app);
-	int run();
-};
-
-struct ReportCommand {
-	std::string input = "kprofile.data";
-	std::string sort = "overhead";
-	std::vector<std::string> sources;
-	bool raw = false;
-	bool json = false;
-	std::size_t limit = 0;
-
-	void setup(CLI::App &app);
-	int run();
-};
-
-struct TopCommand {
-	TargetArgs target;
-	bool batch = false;
-	std::size_t iterations = 0;	// 0: until the target is done
-	double delay = 1.0;
-	std::size_t rows = 20;
-
-	void setup(CLI::App &app);
-	int run();
-};
-
-// Print "kprofile CMD: error: ..." and the advice; the exit code for it.
-int report_error(const char *cmd, const std::exception &e);
+// Rethrow @e (a RecordError, FormatError, ...) as the tool's Failure, with
+// the exit code of its kind and the advice as a hint.
+[[noreturn]] void fail(const std::exception &e);
 
 } // namespace kprofile::record

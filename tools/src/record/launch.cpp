@@ -61,7 +61,7 @@ Command::Command(const std::vector<std::string> &argv)
 	int go[2], st[2];
 
 	if (argv.empty())
-		throw RecordError(EINVAL, "no command given after --");
+		throw RecordError(RecordError::Kind::Usage, 0, "no command given after --");
 	name_ = argv[0];
 	if (pipe2(go, O_CLOEXEC) != 0)
 		throw RecordError(errno, "pipe");
@@ -124,7 +124,7 @@ void Command::exec()
 			waitpid(pid_, &status, 0);
 			status_code_ = status;
 		}
-		throw RecordError(err, "cannot run " + name_,
+		throw RecordError(RecordError::Kind::Usage, err, "cannot run " + name_,
 				  err == ENOENT ? "check the command's name and PATH" :
 				  err == EACCES ? "the file is not executable" : "");
 	}

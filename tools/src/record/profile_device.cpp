@@ -33,9 +33,31 @@ const char *kWatchdogAdvice =
 
 } // namespace
 
-RecordError::RecordError(int err, const std::string &what, const std::string &advice)
-	: std::runtime_error(err ? what + ": " + errno_text(err) : what), err_(err),
+static RecordError::Kind kind_of(int err)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+	case EOPNOTSUPP:
+	case EBUSY:
+	case ESRCH:
+	case EINVAL:
+	case ENOSPC:
+	case ENOMEM:
+		return RecordError::Kind::Refused;
+	default:
+		return RecordError::Kind::Internal;
+	}
+}
+
+RecordError::RecordError(Kind kind, int err, const std::string &what, const std::string &advice)
+	: std::runtime_error(err ? what + ": " + errno_text(err) : what), err_(err), kind_(kind),
 	  advice_(advice)
+{
+}
+
+RecordError::RecordError(int err, const std::string &what, const std::string &advice)
+	: RecordError(kind_of(err), err, what, advice)
 {
 }
 
@@ -104,24 +126,23 @@ kprofile_profile_stats Profile::stats() const
 	return st;
 }
 
-ProfileDevice::ProfileDevice()
+ProfileDevice::ProfileDevice(const std::string &path) : path_(path)
 {
-	const char *env = std::getenv("KPROFILE_DEVICE");
+	using K = RecordError::Kind;
 
-	path_ = env && *env ? env : "/dev/" KPROFILE_DEVICE_NAME;
 	fd_ = UniqueFd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
 	if (fd_.get() >= 0)
 		return;
 	const int err = errno;
 	if (err == ENOENT || err == ENODEV || err == ENXIO)
-		throw RecordError(err, "cannot open " + path_,
+		throw RecordError(K::Device, err, "cannot open " + path_,
 				  "the kprofile module is not loaded: `sudo modprobe kprofile` "
 				  "(or `sudo insmod kmod/kprofile.ko` from the build tree)");
 	if (err == EACCES || err == EPERM)
-		throw RecordError(err, "cannot open " + path_,
+		throw RecordError(K::Device, err, "cannot open " + path_,
 				  "no permission: run as root, or give your group access to "
 				  "/dev/kprofile with a udev rule");
-	throw RecordError(err, "cannot open " + path_);
+	throw RecordError(K::Device, err, "cannot open " + path_);
 }
 
 kprofile_info ProfileDevice::info() const
@@ -129,7 +150,7 @@ kprofile_info ProfileDevice::info() const
 	kprofile_info info{};
 
 	if (ioctl(fd_.get(), KPROFILE_IOC_INFO, &info) != 0)
-		throw RecordError(errno, "KPROFILE_IOC_INFO failed",
+		throw RecordError(RecordError::Kind::Device, errno, "KPROFILE_IOC_INFO failed",
 				  "the module and the tool may be from different versions: rebuild both");
 	return info;
 }
@@ -203,7 +224,7 @@ void ProfileDevice::check_schedule(const std::vector<SourceDesc> &sources) const
 	if (counters.empty())
 		return;
 	if (counters.size() > KPROFILE_MAX_COUNTERS)
-		throw RecordError(0, "too many counter sources",
+		throw RecordError(RecordError::Kind::Usage, 0, "too many counter sources",
 				  fmt::format("at most {} at once", KPROFILE_MAX_COUNTERS));
 	s.nr_sources = static_cast<std::uint32_t>(counters.size());
 	for (std::size_t i = 0; i < counters.size(); i++)
@@ -302,7 +323,7 @@ std::uint32_t parse_source(const std::string &text, const std::vector<SourceDesc
 		for (const auto &d : known)
 			if (d.value == v)
 				return d.value;
-	throw RecordError(EINVAL, "unknown profile source '" + text + "'",
+	throw RecordError(RecordError::Kind::Usage, EINVAL, "unknown profile source '" + text + "'",
 			  "`kprofile sources` lists the names and values on this machine");
 }
 

@@ -16,15 +16,24 @@
 
 namespace kprofile::record {
 
-// A failure with the errno, what failed, and what to do about it.
+// A failure with the errno, what failed, and what to do about it.  Its
+// kind picks the tool's exit code (tools/src/errors.h): the device is
+// unusable, the command line is wrong, the module refused, or other.
 class RecordError : public std::runtime_error {
 public:
+	enum class Kind { Device, Usage, Refused, Internal };
+
+	// The kind follows from @err: EPERM, EACCES, EOPNOTSUPP, EBUSY,
+	// ESRCH, EINVAL, ENOSPC, ENOMEM are refusals, the rest internal.
 	RecordError(int err, const std::string &what, const std::string &advice = "");
+	RecordError(Kind kind, int err, const std::string &what, const std::string &advice = "");
 	int error() const { return err_; }
+	Kind kind() const { return kind_; }
 	const std::string &advice() const { return advice_; }
 
 private:
 	int err_;
+	Kind kind_;
 	std::string advice_;
 };
 
@@ -117,8 +126,8 @@ private:
 
 class ProfileDevice {
 public:
-	// Open /dev/kprofile (or $KPROFILE_DEVICE).
-	ProfileDevice();
+	// Open @path (the tool's --device, /dev/kprofile by default).
+	explicit ProfileDevice(const std::string &path);
 	kprofile_info info() const;
 	std::vector<SourceDesc> sources() const;
 	SourceDesc source(std::uint32_t value) const;

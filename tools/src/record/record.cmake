@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # record.cmake - `kprofile record/report/top`: the kprofile_record library,
 # its unit tests and their ELF fixtures.  Included from tools/CMakeLists.txt
-# after the tool's own targets (it needs GTest, nlohmann_json and fmt found).
+# after the tool's own targets (kprofile_core, kprofile; GTest, CLI11,
+# nlohmann_json and fmt found).  Needs libelf-dev and libncurses-dev.
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
@@ -27,8 +28,10 @@ add_library(kprofile_record STATIC
 target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
 	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
-target_link_libraries(kprofile_record PUBLIC PkgConfig::KP_LIBELF fmt::fmt
-	nlohmann_json::nlohmann_json ${CURSES_LIBRARIES})
+target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF
+	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES})
+# `kprofile record|report|top` (setup_* in cmd_record/report/top.cpp).
+target_link_libraries(kprofile PRIVATE kprofile_record)
 
 if(TARGET GTest::gtest_main OR GTest_FOUND)
 	set(KP_FIX ${CMAKE_CURRENT_LIST_DIR}/../../tests/fixtures)
@@ -56,5 +59,5 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
 		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so")
 	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
-	gtest_discover_tests(test_record)
+	gtest_discover_tests(test_record DISCOVERY_MODE PRE_TEST)
 endif()

@@ -263,8 +263,10 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 					if (!b.symbol.empty())
 						b.symbol += " | ";
 					b.symbol += o.symbol->name;
-					if (*tlo > o.symbol->start)
-						b.symbol += "+" + hex(*tlo - o.symbol->start);
+					if (*tlo > o.symbol->start) {
+						b.symbol += '+';
+						b.symbol += hex(*tlo - o.symbol->start);
+					}
 				}
 			}
 			if (b.symbol.empty() && r.kind != RangeKind::CatchAll)

@@ -66,13 +66,13 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
 }
 
-Run::Run(const TargetArgs &args) : args_(args)
+Run::Run(const TargetArgs &args, const std::string &device) : args_(args), dev_(device)
 {
 	if (args_.command.empty() && !args_.pid && !args_.system)
-		throw RecordError(EINVAL, "nothing to profile",
+		throw RecordError(RecordError::Kind::Usage, 0, "nothing to profile",
 				  "give -- CMD ARGS..., -p PID, or -a for the whole system");
 	if (args_.pid && !args_.command.empty())
-		throw RecordError(EINVAL, "-p and a command exclude each other",
+		throw RecordError(RecordError::Kind::Usage, 0, "-p and a command exclude each other",
 				  "use either -p PID or -- CMD ARGS...");
 	info_ = dev_.info();
 }
@@ -115,7 +115,7 @@ void Run::start()
 		try {
 			so.cpus = parse_cpu_list(args_.cpus);
 		} catch (const std::invalid_argument &e) {
-			throw RecordError(EINVAL, e.what());
+			throw RecordError(RecordError::Kind::Usage, 0, e.what());
 		}
 	}
 	if (!args_.command.empty())
@@ -132,11 +132,14 @@ void Run::start()
 	if (cmd_) {
 		cmd_->exec();
 		session_->follow();
+		session_->start_pending();
 		cmd_->resume();
 	} else if (!session_->follow()) {
 		throw RecordError(ESRCH, fmt::format("cannot read /proc/{}/maps", args_.pid),
 				  "the process does not exist, or you may not read its maps: "
 				  "profile your own processes or run as root");
+	} else {
+		session_->start_pending();
 	}
 	for (const auto &n : session_->notes())
 		std::cerr << "kprofile: " << n << "\n";

@@ -39,7 +39,7 @@ void add_target_options(CLI::App &app, TargetArgs &args);
 // A target being profiled: the device, the command (if any), the session.
 class Run {
 public:
-	explicit Run(const TargetArgs &args);
+	Run(const TargetArgs &args, const std::string &device);
 	~Run();
 
 	// Start profiling (and the command); notes go to stderr.

@@ -60,9 +60,11 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 
 	Live l;
 	l.profile = dev_.create(req);
-	l.profile->start();
-	if (live_.empty())
-		started_ = std::chrono::steady_clock::now();
+	// Before start_pending(), profiles are only created: starting them
+	// together keeps the window where the catch-all counts hits that no
+	// object profile can yet see small.
+	if (pending_done_)
+		l.profile->start();
 	l.meta.kind = kind;
 	l.meta.source = src.value;
 	l.meta.base = base;
@@ -101,7 +103,6 @@ void Session::start_base()
 			add(RangeKind::Kernel, text->first, text->second - text->first,
 			    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s);
 		}
-		kernel_ok_ = true;
 	} catch (const RecordError &e) {
 		if (opts_.kernel_required || (e.error() != EPERM && e.error() != EACCES))
 			throw;
@@ -113,6 +114,17 @@ void Session::start_base()
 			    live_.end());
 		notes_.push_back("kernel not profiled: " + e.advice());
 	}
+}
+
+void Session::start_pending()
+{
+	started_ = std::chrono::steady_clock::now();
+	for (int pass = 0; pass < 2; pass++)
+		for (auto &l : live_)
+			if ((l.meta.kind == RangeKind::CatchAll) == (pass == 0) &&
+			    !l.profile->started())
+				l.profile->start();
+	pending_done_ = true;
 }
 
 bool Session::follow()

@@ -39,11 +39,14 @@ public:
 	Session(const Session &) = delete;
 	Session &operator=(const Session &) = delete;
 
-	// Create and start the catch-all and kernel profiles.
+	// Create the catch-all and kernel profiles.
 	void start_base();
 	// Profile the target's executable mappings not seen yet; false when
-	// the target's maps are gone (it exited).
+	// the target's maps are gone (it exited).  Before start_pending() the
+	// profiles are created stopped; after it, started at once.
 	bool follow();
+	// Start every profile created so far, catch-alls first.
+	void start_pending();
 	// Stop everything: object profiles first, catch-alls last, so the
 	// catch-all total covers every attributed hit.
 	void stop();
@@ -71,7 +74,7 @@ private:
 	std::map<std::string, int> object_ids_;
 	MapsFollower follower_;
 	std::vector<std::string> notes_;
-	bool kernel_ok_ = false;
+	bool pending_done_ = false;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
 };

@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 50-record: `kprofile record` and `kprofile report` with ProfileTime on
+# programs whose hot function is known: in a static executable (spin), in
+# a PIE C++ executable and in a shared library (spin-lib), a running
+# process (-p), the whole system (-a), and `kprofile top --batch`.
+. "$KP_GUEST/lib.sh"
+
+if ! have_tool; then
+	plan 1
+	skip "kprofile record/report" "tool not built"
+	exit 0
+fi
+plan 47
+cd /tmp || exit 1
+
+# json FILE PATH: a value from a JSON file (empty when absent).
+json() { kp-json "$1" "$2" 2>/dev/null; }
+# over PCT MIN: PCT > MIN (decimals).
+over() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
+
+# A recording, its JSON report, and checks that the hottest row is
+# SYMBOL in OBJECT with more than half of the hits.
+# expect_top NAME DATA SYMBOL OBJECT
+expect_top() {
+	kprofile report -i "$2" --json >"$2.json" 2>"$2.err"
+	check "$1: report --json parses" kp-json "$2.json"
+	is "$(json "$2.json" rows.0.symbol)" "$3" "$1: the top symbol is $3"
+	is "$(json "$2.json" rows.0.object)" "$4" "$1: in $4"
+	pct=$(json "$2.json" rows.0.overhead)
+	if over "$pct" 50; then
+		ok "$1: $3 has most of the hits ($pct%)"
+	else
+		not_ok "$1: $3 has most of the hits" "overhead $pct%: $(kprofile report -i "$2" 2>&1 | head -n 20)"
+	fi
+}
+
+# 1. The static executable (rig's spin: kp_spin_hot in its own section).
+check "record -- spin 3 exits 0" kprofile record -o spin.data -- spin 3
+expect_top "spin" spin.data kp_spin_hot spin
+table=$(kprofile report -i spin.data 2>&1)
+like "$table" "Overhead +Hits +Source +Object +Symbol" "the table has perf's columns"
+first=$(printf '%s\n' "$table" | grep -v '^#' | grep -v '^$' | head -n1)
+like "$first" "ProfileTime +spin +kp_spin_hot" "the table's first row is kp_spin_hot"
+total=$(json spin.data.json sources.0.total)
+if over "$total" 0; then ok "the total is known from the catch-all ($total hits)"; else not_ok "the total is known" "total '$total'"; fi
+is "$(json spin.data.json sources.0.has_catchall)" true "the recording has a catch-all profile"
+where=$(spin --where | tr ' ' '\n')
+start=$(kv hot_start "$where")
+end=$(kv hot_end "$where")
+raw=$(kprofile report -i spin.data --raw 2>&1)
+like "$raw" "kp_spin_hot" "--raw lists the hot function's buckets"
+inside=0
+for a in $(printf '%s\n' "$raw" | awk '/kp_spin_hot/ { print $1 }'); do
+	[ $((a)) -ge $((start)) ] && [ $((a)) -lt $((end)) ] && inside=$((inside + 1))
+done
+if [ "$inside" -gt 0 ]; then
+	ok "--raw addresses of kp_spin_hot's buckets lie in $start..$end"
+else
+	not_ok "--raw addresses of kp_spin_hot's buckets lie in $start..$end" "$raw"
+fi
+kprofile report -i spin.data --raw --json >raw.json 2>&1
+check "report --raw --json parses" kp-json raw.json
+
+# 2. A PIE executable's C++ function, demangled.
+check "record -- spin-lib exe 3 exits 0" kprofile record -o exe.data -- spin-lib exe 3
+expect_top "spin-lib exe" exe.data "kpspin::Spinner::hot_loop(unsigned long)" spin-lib
+
+# 3. A shared library's function (libkpspin.so is mapped after exec).
+check "record -- spin-lib lib 3 exits 0" kprofile record -o lib.data -- spin-lib lib 3
+expect_top "spin-lib lib" lib.data kp_lib_spin_hot libkpspin.so
+
+# 4. A running process.
+spin 60 >/dev/null &
+pid=$!
+sleep 1
+check "record -p PID --duration 3 exits 0" kprofile record -p "$pid" --duration 3 -o pid.data
+check "the process is still running after record -p" kill -0 "$pid"
+kill "$pid"
+wait "$pid" 2>/dev/null
+expect_top "-p" pid.data kp_spin_hot spin
+
+# 5. System-wide, as root: the kernel text is profiled and symbolized.
+spin 60 >/dev/null &
+pid=$!
+check "record -a --duration 2 exits 0 as root" kprofile record -a --duration 2 -o all.data
+kill "$pid"
+wait "$pid" 2>/dev/null
+kprofile report -i all.data --json >all.json 2>&1
+check "-a: report --json parses" kp-json all.json
+is "$(json all.json target)" system "-a: the recording is system-wide"
+if grep -q '"object": "\[kernel\]"' all.json && grep -q '"resolved": true' all.json; then
+	ok "-a: kernel hits resolve to kernel symbols"
+else
+	not_ok "-a: kernel hits resolve to kernel symbols" "$(kprofile report -i all.data 2>&1 | head -n 20)"
+fi
+
+# 6. top, in batch mode, from the live buffers.
+out=$(kprofile top --batch -n 2 -d 1 -- spin 60 2>&1)
+like "$out" "refresh 2" "top --batch prints two refreshes"
+like "$out" "kp_spin_hot" "top names the hot function while it runs"
+
+# 7. Errors that say what to do.
+out=$(kprofile record -s NoSuchSource -- spin 1 2>&1); rc=$?
+is "$rc" 1 "an unknown source is a usage error (exit 1)"
+like "$out" "kprofile sources" "an unknown source points to kprofile sources"
+out=$(kprofile record -s ProfileTotalIssues -o x.data -- spin 1 2>&1); rc=$?
+is "$rc" 3 "a counter source without a PMU is refused (exit 3)"
+like "$out" "not supported" "the error says the source is not supported, and why"
+out=$(kprofile report -i /nonexistent.data 2>&1); rc=$?
+isnt "$rc" 0 "report of a missing file fails"
+like "$out" "kprofile record" "and says to record first"
+out=$(kprofile record -- /nonexistent/prog 2>&1); rc=$?
+isnt "$rc" 0 "record of a missing program fails"
+
+# 8. Privileges, as nobody with access to the device: own process yes,
+# system-wide and another user's process no, each with the rule.
+chmod 666 /dev/kprofile
+# The initramfs root may be 0700 (mktemp -d): let nobody reach its tools.
+chmod 755 / 2>/dev/null
+asnobody() { su -m -s /bin/sh nobody -c "$*"; }
+out=$(asnobody kprofile record -o /tmp/nobody.data -- spin 2 2>&1); rc=$?
+is "$rc" 0 "nobody may profile its own command"
+like "$out" "kernel not profiled" "without CAP_PERFMON the kernel is left out, saying so"
+out=$(asnobody kprofile record -a --duration 1 -o /tmp/nobody-a.data 2>&1); rc=$?
+is "$rc" 3 "nobody may not profile system-wide (exit 3)"
+like "$out" "CAP_PERFMON" "the refusal names CAP_PERFMON"
+out=$(asnobody kprofile record -p 1 --duration 1 -o /tmp/nobody-p.data 2>&1); rc=$?
+is "$rc" 3 "nobody may not profile init (exit 3)"
+like "$out" "ptrace" "the refusal names the ptrace rule"
+chmod 600 /dev/kprofile
