@@ -45,7 +45,8 @@ void run_interval(const IntervalOptions &opts, const Context &ctx)
 	const ParsedSource src = parse_source(opts.source, iface).value();
 	const Op op = requested ? Op::SetInterval : Op::GetInterval;
 	ErrorContext ectx{.device = ctx.device, .source = source_label(src.value, src.name),
-			  .reason = {}, .module_abi = s.info.abi_version};
+			  .reason = {}, .module_abi = s.info.abi_version,
+			  .hypervisor = (s.info.flags & KPROFILE_INFO_HYPERVISOR) != 0};
 
 	auto query = s.device.query_source(src.value);
 	if (!query)

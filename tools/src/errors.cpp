@@ -149,7 +149,7 @@ Error explain(Op op, int err, const ErrorContext &ctx)
 	e.code = ExitCode::Refused;
 	subject = op_text(op);
 	if (names_source(op) && !ctx.source.empty())
-		subject += " " + ctx.source;
+		subject = fmt::format("{} {}", subject, ctx.source);
 	e.what = fmt::format("{} failed: {}", subject, errno_text(err));
 
 	switch (err) {
@@ -167,11 +167,12 @@ Error explain(Op op, int err, const ErrorContext &ctx)
 		e.what = fmt::format("{} is not supported on this machine",
 				     ctx.source.empty() ? "the request" : ctx.source);
 		if (!ctx.reason.empty())
-			e.hints.push_back("Reason: " + ctx.reason + ".");
-		e.hints.push_back("ProfileTime (a timer) works everywhere; `kprofile sources` lists what "
-				  "works here, `kprofile sources --all` says why the rest does not.");
-		e.hints.push_back("In a virtual machine the hypervisor usually hides the PMU; enable "
-				  "PMU passthrough (e.g. QEMU/KVM -cpu host) or use bare metal.");
+			e.hints.push_back(fmt::format("Reason: {}.", ctx.reason));
+		e.hints.push_back("ProfileTime (a timer) works everywhere. `kprofile sources` lists what");
+		e.hints.push_back("works here; `kprofile sources --all` says why the rest does not.");
+		if (ctx.hypervisor)
+			e.hints.push_back("This is a virtual machine: its hypervisor may hide the PMU. Give "
+					  "the guest one (KVM: -cpu host) or use bare metal.");
 		break;
 	case EBUSY:
 		e.hints = {

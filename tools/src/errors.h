@@ -42,6 +42,7 @@ struct ErrorContext {
 	std::string source;		// display name, e.g. "ProfileLLCMisses (0x1d)"
 	std::string reason;		// the module's reason, when it gave one
 	std::optional<std::uint32_t> module_abi;	// from KPROFILE_IOC_INFO
+	bool hypervisor = false;	// KPROFILE_INFO_HYPERVISOR: running in a VM
 };
 
 struct Error {

@@ -17,9 +17,16 @@ std::string id_text(std::uint32_t value)
 	return fmt::format("0x{:02X}", value);
 }
 
-std::string units_text(const SourceEntry &s)
+// "events", or for ProfileTime "x 100 ns (1 ms)".
+std::string units_text(const SourceEntry &s, std::uint32_t interval)
 {
-	return s.timer ? "x 100 ns" : "events";
+	const double ns = double(interval) * 100;
+
+	if (!s.timer)
+		return "events";
+	if (ns >= 1e6)
+		return fmt::format("x 100 ns ({:g} ms)", ns / 1e6);
+	return fmt::format("x 100 ns ({:g} us)", ns / 1e3);
 }
 
 } // namespace
@@ -112,7 +119,7 @@ std::string render_interval(const IntervalOutcome &o)
 {
 	const SourceEntry &s = o.source;
 	std::string out = fmt::format("{}: interval {} {}", source_label(s.value, s.name),
-				      o.interval, units_text(s));
+				      o.interval, units_text(s, o.interval));
 
 	if (o.requested) {
 		if (*o.requested == o.interval)

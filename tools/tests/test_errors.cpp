@@ -67,6 +67,10 @@ TEST(Errors, UnsupportedSourceGivesTheModulesReason)
 	EXPECT_EQ(e.what, "ProfileLLCMisses (0x1D) is not supported on this machine");
 	EXPECT_TRUE(has(e, "Reason: CPUID 0xA: EBX bit 4 is set")) << e.message();
 	EXPECT_TRUE(has(e, "kprofile sources --all")) << e.message();
+	EXPECT_FALSE(has(e, "virtual machine")) << e.message();
+
+	c.hypervisor = true;
+	EXPECT_TRUE(has(explain(Op::SetInterval, EOPNOTSUPP, c), "virtual machine"));
 }
 
 TEST(Errors, AbiMismatch)

@@ -196,6 +196,9 @@ TEST(SourcesView, IntervalGet)
 
 	EXPECT_TRUE(j["requested"].is_null());
 	EXPECT_EQ(j["clamped"], false);
-	EXPECT_NE(render_interval(o).find("ProfileTime (0x00): interval 10000"), std::string::npos)
+	EXPECT_NE(render_interval(o).find("ProfileTime (0x00): interval 10000 x 100 ns (1 ms)"),
+		  std::string::npos) << render_interval(o);
+	o.interval = 1221;
+	EXPECT_NE(render_interval(o).find("interval 1221 x 100 ns (122.1 us)"), std::string::npos)
 		<< render_interval(o);
 }
