@@ -18,11 +18,23 @@
  */
 struct kp_prof_fix *kp_prof_fix_new(struct kunit *test)
 {
+	return kp_prof_fix_on(test, kp_pmu_fix_intel(test, 3, 4, 48));
+}
+
+/**
+ * kp_prof_fix_on() - a profile set over a given hardware-layer fixture.
+ * @test: the test; test->priv becomes the profile fixture.
+ * @pmu:  a fixture from kp_pmu_fix_intel() or kp_pmu_fix_amd().
+ *
+ * Return: the fixture (the test is aborted on failure).
+ */
+struct kp_prof_fix *kp_prof_fix_on(struct kunit *test, struct kp_pmu_fix *pmu)
+{
 	struct kp_prof_fix *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->test = test;
-	f->pmu = kp_pmu_fix_intel(test, 3, 4, 48);
+	f->pmu = pmu;
 	KUNIT_ASSERT_EQ(test, kp_profile_set_init(&f->set, &f->pmu->sources,
 						  &f->pmu->pmu), 0);
 	test->priv = f;

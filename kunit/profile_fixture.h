@@ -41,6 +41,7 @@ struct kp_prof_fix {
 };
 
 struct kp_prof_fix *kp_prof_fix_new(struct kunit *test);
+struct kp_prof_fix *kp_prof_fix_on(struct kunit *test, struct kp_pmu_fix *pmu);
 void kp_prof_fix_exit(struct kunit *test);
 void kp_prof_req(struct kprofile_create_profile *req, u32 source, u32 target,
 		 enum kprofile_mode mode, u64 base, u64 size, u32 shift);

@@ -17,8 +17,6 @@
 #include "profile_fixture.h"
 
 #define SRC	KP_PROF_COUNTER
-#define PMC0	KP_FAKE_MSR_IA32_PMC0
-#define SEL0	KP_FAKE_MSR_IA32_PERFEVTSEL0
 #define BASE	0x400000UL
 
 /* Who holds counter 0, and how many arms it has. */
@@ -41,14 +39,19 @@ static int overflow(struct kunit *test, struct kp_prof_fix *f,
 {
 	u64 period = kp_source_interval(&f->pmu->sources, SRC);
 
-	KUNIT_EXPECT_TRUE(test, kp_fake_count(f->pmu->fake, cpu, PMC0,
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(f->pmu->fake, cpu,
+					      f->pmu->desc.counter_base,
 					      period));
 	return kp_pmu_fix_nmi(f->pmu, cpu, regs);
 }
 
-static void kp_nmi_hits_bucket(struct kunit *test)
+/*
+ * A user-only profile of counter 0's source: a user-mode overflow hits the
+ * bucket of its ip, a kernel-mode one is the wrong mode, an NMI without an
+ * overflow is not kprofile's; stop gives the counter back.
+ */
+static void kp_nmi_hits_bucket_on(struct kunit *test, struct kp_prof_fix *f)
 {
-	struct kp_prof_fix *f = kp_prof_fix_new(test);
 	unsigned int cpu = cpumask_last(cpu_online_mask);
 	struct pt_regs regs = { .ip = BASE + 0x123, .cs = __USER_CS };
 	struct kp_profile *p;
@@ -60,7 +63,8 @@ static void kp_nmi_hits_bucket(struct kunit *test)
 	b = kp_prof_start(f, p);
 	expect_counter0(test, f, KP_HOLDER_SOURCE, 1);
 	/* Armed with EN and INT on every CPU. */
-	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(f->pmu->fake, cpu, SEL0) &
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(f->pmu->fake, cpu,
+					      f->pmu->desc.evtsel_base) &
 			(KP_EVTSEL_EN | KP_EVTSEL_INT),
 			(u64)(KP_EVTSEL_EN | KP_EVTSEL_INT));
 
@@ -82,6 +86,18 @@ static void kp_nmi_hits_bucket(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_profile_stop(p), 0);
 	expect_counter0(test, f, KP_HOLDER_FREE, 0);
 	KUNIT_EXPECT_EQ(test, b[0x123 >> 7], 1U);
+}
+
+static void kp_nmi_hits_bucket_emon(struct kunit *test)
+{
+	kp_nmi_hits_bucket_on(test, kp_prof_fix_new(test));
+}
+
+static void kp_nmi_hits_bucket_amd64(struct kunit *test)
+{
+	kp_nmi_hits_bucket_on(test,
+			      kp_prof_fix_on(test,
+					     kp_pmu_fix_amd(test, 0x17, false)));
 }
 
 /* Two profiles of the source share one counter; the last stop frees it. */
@@ -157,7 +173,8 @@ static void kp_nmi_start_twice(struct kunit *test)
 }
 
 static struct kunit_case kp_profile_nmi_cases[] = {
-	KUNIT_CASE(kp_nmi_hits_bucket),
+	KUNIT_CASE(kp_nmi_hits_bucket_emon),
+	KUNIT_CASE(kp_nmi_hits_bucket_amd64),
 	KUNIT_CASE(kp_nmi_shared_counter),
 	KUNIT_CASE(kp_nmi_busy),
 	KUNIT_CASE(kp_nmi_start_twice),
