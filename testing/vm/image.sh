@@ -34,6 +34,7 @@ done
 
 stage=$(mktemp -d "${out%/*}/.stage.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
+chmod 755 "$stage"   # mktemp made it 0700: the guest's / must be 0755
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,mnt/share,root,kp/bin,kp/modules}
 
 # busybox-static's, the only one that runs without libraries.

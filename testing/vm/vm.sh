@@ -10,11 +10,12 @@
 #                 on PATH, print its output, exit with its status
 #   --tests       run the guest tests (testing/guest/NN-*.sh), print TAP
 # The tool is taken from build/tool when it has been built (make tool).
-# Logs: build/vm/<mode>-<cpu>/ (console.log, output.log).
+# Logs: build/vm/<mode>-<cpu>/ (console.log, output.log).  The guest gets
+# --timeout (default KP_VM_TIMEOUT or 1200) seconds before it counts as hung.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-cpu=intel share= timeout=600 mode= cmd= tests=
+cpu=intel share= timeout=${KP_VM_TIMEOUT:-1200} mode= cmd= tests=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift ;;
