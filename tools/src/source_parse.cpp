@@ -71,11 +71,13 @@ std::string value_ranges(Interface iface)
 	return fmt::format("the {} interface knows 0x00-0x{:02X}", interface_name(iface), last);
 }
 
-// Which other interface knows @value / @norm, for a helpful error.
-std::optional<std::pair<Interface, const SourceRow *>> elsewhere(Interface iface,
-								  std::optional<std::uint32_t> value,
-								  std::string_view norm)
+// Which other interfaces know @value / @norm, for a helpful error.
+std::vector<std::pair<Interface, const SourceRow *>> elsewhere(Interface iface,
+							       std::optional<std::uint32_t> value,
+							       std::string_view norm)
 {
+	std::vector<std::pair<Interface, const SourceRow *>> out;
+
 	for (Interface other : {Interface::Emon, Interface::Amd64}) {
 		if (other == iface)
 			continue;
@@ -83,10 +85,10 @@ std::optional<std::pair<Interface, const SourceRow *>> elsewhere(Interface iface
 			if (row.value < first_specific)
 				continue;
 			if ((value && row.value == *value) || (!value && normalize(row.name) == norm))
-				return std::make_pair(other, &row);
+				out.emplace_back(other, &row);
 		}
 	}
-	return std::nullopt;
+	return out;
 }
 
 } // namespace
@@ -207,10 +209,10 @@ Result<ParsedSource> parse_source(std::string_view text, Interface iface)
 		std::vector<std::string> hints = {
 			fmt::format("Valid numbers: {}.", value_ranges(iface)),
 		};
-		if (auto other = elsewhere(iface, value, {}))
-			hints.insert(hints.begin(),
-				     fmt::format("0x{:02X} is {} on the {} interface.", value,
-						 other->second->name, interface_name(other->first)));
+		for (const auto &[other, row] : elsewhere(iface, value, {}))
+			hints.insert(hints.end() - 1,
+				     fmt::format("0x{:02X} is {} on the {} interface.", value, row->name,
+						 interface_name(other)));
 		hints.push_back("List them: kprofile sources --all");
 		return usage_error(fmt::format("no source 0x{:02X} on the {} profile interface",
 					       value, iname),
@@ -225,11 +227,13 @@ Result<ParsedSource> parse_source(std::string_view text, Interface iface)
 	}
 
 	std::vector<std::string> hints;
-	if (auto other = elsewhere(iface, std::nullopt, norm)) {
-		hints.push_back(fmt::format("{} is a source of the {} interface; this one is {}.",
-					    source_label(other->second->value, other->second->name),
-					    interface_name(other->first), iname));
-	}
+	for (const auto &[other, row] : elsewhere(iface, std::nullopt, norm))
+		hints.push_back(fmt::format("{} is a source of the {} interface; this machine's is {}.",
+					    source_label(row->value, row->name), interface_name(other),
+					    iname));
+	if (iface == Interface::None)
+		hints.push_back("Without a profile interface only the generic sources exist "
+				"(`kprofile info` says why).");
 	auto near = suggest_sources(text, iface);
 	if (near.size() == 1)
 		hints.push_back(fmt::format("Did you mean {}?", near[0]));

@@ -102,7 +102,13 @@ TEST(SourceParse, NumbersOutOfRange)
 
 TEST(SourceParse, ValueOfTheOtherInterfaceIsNamed)
 {
-	auto m = failure("0x30", Interface::Emon);
+	auto m = failure("0x19", Interface::None);
+
+	EXPECT_NE(m.find("0x19 is ProfileUnhaltedCoreCycles on the Emon interface"),
+		  std::string::npos) << m;
+	EXPECT_NE(m.find("0x19 is ProfileFPDispatchedFPUOps on the Amd64 interface"),
+		  std::string::npos) << m;
+	m = failure("0x30", Interface::Emon);
 
 	EXPECT_NE(m.find("ProfileLSRetiredCPUID on the Amd64 interface"), std::string::npos) << m;
 	EXPECT_NE(m.find("0x00-0x1F"), std::string::npos) << m;
@@ -112,10 +118,11 @@ TEST(SourceParse, NameOfTheOtherInterfaceIsNamed)
 {
 	auto m = failure("LLCMisses", Interface::Amd64);
 
-	EXPECT_NE(m.find("ProfileLLCMisses (0x1D) is a source of the Emon interface"),
+	EXPECT_NE(m.find("ProfileLLCMisses (0x1D) is a source of the Emon interface; this machine's is Amd64"),
 		  std::string::npos) << m;
 	m = failure("UnhaltedCoreCycles", Interface::None);
 	EXPECT_NE(m.find("Emon"), std::string::npos) << m;
+	EXPECT_NE(m.find("kprofile info"), std::string::npos) << m;
 }
 
 TEST(SourceParse, SuggestsTheClosestName)
