@@ -5,7 +5,9 @@
  * HalStopProfileInterrupt), counting counters for thread profiling, and
  * arbitration with Linux perf through reserve_perfctr_nmi().
  *
- * See pmu.h for the counter model and the locking rules.
+ * Who holds what (and reservations) is in pmu_owner.c, counting counters
+ * for thread profiling in pmu_counting.c.  See pmu.h for the counter model
+ * and the locking rules.
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
@@ -218,127 +220,14 @@ u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed)
 	return ovf;
 }
 
-static const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source)
-{
-	const struct kp_source_row *row;
-
-	row = kp_table_find(pmu->desc->iface, source);
-	if (row && row->name)
-		return row->name;
-	return kp_generic_name(source) ?: "?";
-}
-
 /**
- * kp_pmu_holder_locked() - kp_pmu_holder() with @pmu->lock held.
- * @pmu: the layer.
- * @idx: a counter.
- * @h:   filled in.
- */
-void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
-			  struct kp_counter_holder *h)
-{
-	const struct kp_counter *k = &pmu->counters[idx];
-
-	lockdep_assert_held(&pmu->lock);
-	memset(h, 0, sizeof(*h));
-	h->kind = k->kind;
-	h->source = k->source;
-	h->mode = k->mode;
-	h->users = k->users;
-	strscpy(h->owner, k->owner, sizeof(h->owner));
-	if (k->kind != KP_HOLDER_FREE || !pmu->ops)
-		return;
-	/* Free here: is it free for Linux too? */
-	if (pmu->arbiter->reserve(pmu, idx))
-		pmu->arbiter->release(pmu, idx);
-	else
-		h->kind = KP_HOLDER_PERF;
-}
-
-/**
- * kp_pmu_holder() - who holds counter @idx now.
- * @pmu: the layer.
- * @idx: a counter, < desc->num_counters.
- * @h:   filled in; a counter kprofile does not hold but Linux's arbitration
- *	 refuses is KP_HOLDER_PERF.
+ * kp_pmu_alloc_counter() - take the lowest counter free in kprofile's
+ *	slots and in Linux's arbitration.
+ * @pmu: the layer; @pmu->lock held.
  *
- * Takes @pmu->lock.
+ * Return: the counter, or -EBUSY.
  */
-void kp_pmu_holder(struct kp_pmu *pmu, unsigned int idx,
-		   struct kp_counter_holder *h)
-{
-	mutex_lock(&pmu->lock);
-	kp_pmu_holder_locked(pmu, idx, h);
-	mutex_unlock(&pmu->lock);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_holder);
-
-/**
- * kp_pmu_busy_reason_locked() - kp_pmu_busy_reason() with @pmu->lock held.
- * @pmu:    the layer.
- * @reason: filled in.
- * @len:    bytes at @reason.
- */
-void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len)
-{
-	unsigned int i, n = pmu->desc->num_counters, perf = 0, held = 0;
-	struct kp_counter_holder h;
-	size_t pos;
-
-	if (!reason || !len)
-		return;
-	for (i = 0; i < n; i++) {
-		kp_pmu_holder_locked(pmu, i, &h);
-		perf += h.kind == KP_HOLDER_PERF;
-		held += h.kind != KP_HOLDER_FREE;
-	}
-	if (perf && perf == held) {
-		scnprintf(reason, len,
-			  "%u of %u counters are held by perf (the NMI watchdog?); sysctl kernel.nmi_watchdog=0 frees them",
-			  perf, n);
-		return;
-	}
-	pos = scnprintf(reason, len, "%u of %u counters in use:", held, n);
-	for (i = 0; i < n && pos < len; i++) {
-		kp_pmu_holder_locked(pmu, i, &h);
-		switch (h.kind) {
-		case KP_HOLDER_SOURCE:
-			pos += scnprintf(reason + pos, len - pos, " %u:%s", i,
-					 kp_pmu_source_name(pmu, h.source));
-			break;
-		case KP_HOLDER_RESERVED:
-		case KP_HOLDER_COUNTING:
-			pos += scnprintf(reason + pos, len - pos, " %u:%s", i,
-					 h.owner);
-			break;
-		case KP_HOLDER_PERF:
-			pos += scnprintf(reason + pos, len - pos,
-					 " %u:perf(nmi_watchdog?)", i);
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-/**
- * kp_pmu_busy_reason() - say what holds the counters, for an -EBUSY.
- * @pmu:    the layer.
- * @reason: filled with e.g. "4 of 4 counters in use: 0:ProfileTotalIssues
- *	    1:reserved by pid 42 ..." or, when perf holds them, the advice
- *	    to turn the NMI watchdog off.
- * @len:    bytes at @reason.
- */
-void kp_pmu_busy_reason(struct kp_pmu *pmu, char *reason, size_t len)
-{
-	mutex_lock(&pmu->lock);
-	kp_pmu_busy_reason_locked(pmu, reason, len);
-	mutex_unlock(&pmu->lock);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_busy_reason);
-
-/* Take the lowest free counter from kprofile's slots and from Linux. */
-static int kp_pmu_alloc_counter(struct kp_pmu *pmu)
+int kp_pmu_alloc_counter(struct kp_pmu *pmu)
 {
 	unsigned int i;
 
@@ -352,7 +241,12 @@ static int kp_pmu_alloc_counter(struct kp_pmu *pmu)
 	return -EBUSY;
 }
 
-static void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
+/**
+ * kp_pmu_free_counter() - give a counter back to Linux and empty its slot.
+ * @pmu: the layer; @pmu->lock held.
+ * @idx: a counter kp_pmu_alloc_counter() (or kp_pmu_hold()) took.
+ */
+void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
 {
 	struct kp_counter *k = &pmu->counters[idx];
 
@@ -368,9 +262,18 @@ static void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
 	k->owner[0] = '\0';
 }
 
-static int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
-			       enum kprofile_mode mode, char *reason,
-			       size_t len)
+/**
+ * kp_pmu_check_source() - whether a source can be put on a counter here.
+ * @pmu:    the layer.
+ * @source: a KPROFILE_SOURCE.
+ * @mode:   the requested mode.
+ * @reason: why not (may be NULL).
+ * @len:    bytes at @reason.
+ *
+ * Return: 0, -EINVAL (unknown source or mode, ProfileTime) or -EOPNOTSUPP.
+ */
+int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
+			enum kprofile_mode mode, char *reason, size_t len)
 {
 	if (reason && len)
 		reason[0] = '\0';
@@ -590,266 +493,27 @@ out:
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_disarm);
 
-static void kp_pmu_ipi_stop_all(void *info)
+static void kp_pmu_ipi_stop(void *info)
 {
 	struct kp_pmu_ipi *a = info;
 	u64 bit = BIT_ULL(a->idx);
 	struct kp_pmu_cpu *c = this_cpu_ptr(a->pmu->cpu);
 
 	a->pmu->ops->disable_monitoring(a->pmu, a->idx);
+	WRITE_ONCE(c->armed, c->armed & ~bit);
 	WRITE_ONCE(c->counting, c->counting & ~bit);
 }
 
 /**
- * kp_pmu_hold() - hold counters for a reservation (HalAllocateHardwareCounters).
- * @pmu:    the layer.
- * @mask:   the counters, each < desc->num_counters.
- * @owner:  who, for messages (e.g. "reserve pid 42").
- * @claim:  overflows of these counters kprofile takes (acknowledges, unmasks
- *	    the LVTPC, counts and hands to @claim->fn), or NULL.
- * @reason: on failure, why (may be NULL).
- * @len:    bytes at @reason.
- *
- * All or nothing: if any counter is held by kprofile or refused by
- * Linux's arbitration (perf), nothing is held and nothing written.
- * Nothing is programmed either way: the holder programs them.
- *
- * Return: 0, -EOPNOTSUPP (no profile interface), -EINVAL (an index out of
- * range or an empty mask), -EBUSY.
+ * kp_pmu_stop_everywhere() - disable counter @idx on every online CPU
+ *	(DisableMonitoring), whatever it was doing there.
+ * @pmu: the layer; cpus_read_lock() and @pmu->lock held.
+ * @idx: the counter.
  */
-int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
-		struct kp_claim *claim, char *reason, size_t len)
-{
-	unsigned int i, n = pmu->desc->num_counters;
-	u64 taken = 0;
-	int ret = 0;
-
-	if (!pmu->ops) {
-		if (reason)
-			scnprintf(reason, len, "no profile interface: %s",
-				  pmu->desc->reason);
-		return -EOPNOTSUPP;
-	}
-	if (!mask || (n < 64 && (mask >> n))) {
-		if (reason)
-			scnprintf(reason, len,
-				  "counters 0x%llx: this processor has %u",
-				  mask, n);
-		return -EINVAL;
-	}
-	mutex_lock(&pmu->lock);
-	for (i = 0; i < n; i++) {
-		if (!(mask & BIT_ULL(i)))
-			continue;
-		if (pmu->counters[i].kind != KP_HOLDER_FREE ||
-		    !pmu->arbiter->reserve(pmu, i))
-			break;
-		taken |= BIT_ULL(i);
-	}
-	if (taken != mask) {
-		struct kp_counter_holder h;
-
-		for (i = 0; i < n; i++)
-			if (taken & BIT_ULL(i))
-				pmu->arbiter->release(pmu, i);
-		kp_pmu_holder_locked(pmu, __ffs64(mask & ~taken), &h);
-		if (reason && h.kind == KP_HOLDER_PERF)
-			scnprintf(reason, len,
-				  "counter %llu is held by perf (the NMI watchdog?); sysctl kernel.nmi_watchdog=0 frees it",
-				  (u64)__ffs64(mask & ~taken));
-		else if (reason)
-			scnprintf(reason, len, "counter %llu is in use by %s",
-				  (u64)__ffs64(mask & ~taken),
-				  h.kind == KP_HOLDER_SOURCE ?
-				  kp_pmu_source_name(pmu, h.source) : h.owner);
-		ret = -EBUSY;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (!(mask & BIT_ULL(i)))
-			continue;
-		pmu->counters[i].kind = KP_HOLDER_RESERVED;
-		strscpy(pmu->counters[i].owner, owner,
-			sizeof(pmu->counters[i].owner));
-		rcu_assign_pointer(pmu->counters[i].claim, claim);
-	}
-	if (claim)
-		WRITE_ONCE(pmu->claimed, pmu->claimed | mask);
-out:
-	mutex_unlock(&pmu->lock);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hold);
-
-/**
- * kp_pmu_unhold() - HalFreeHardwareCounters: give reserved counters back.
- * @pmu:  the layer.
- * @mask: counters kp_pmu_hold() took.
- *
- * The counters are disabled on every CPU (the holder may have left them
- * running) and returned to Linux.  On return the NMI path no longer uses
- * their claim: it may be freed.
- * Context: process; may sleep.
- */
-void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask)
-{
-	struct kp_pmu_ipi a = { .pmu = pmu };
-	unsigned int i;
-
-	cpus_read_lock();
-	mutex_lock(&pmu->lock);
-	WRITE_ONCE(pmu->claimed, pmu->claimed & ~mask);
-	for (i = 0; i < pmu->desc->num_counters; i++) {
-		if (!(mask & BIT_ULL(i)) ||
-		    WARN_ON_ONCE(pmu->counters[i].kind != KP_HOLDER_RESERVED))
-			continue;
-		RCU_INIT_POINTER(pmu->counters[i].claim, NULL);
-		a.idx = i;
-		on_each_cpu(kp_pmu_ipi_stop_all, &a, 1);
-		kp_pmu_free_counter(pmu, i);
-	}
-	mutex_unlock(&pmu->lock);
-	cpus_read_unlock();
-	synchronize_rcu();
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_unhold);
-
-/**
- * kp_pmu_claim_counting() - take a counter that counts @source without
- *	interrupts (thread profiling).
- * @pmu:    the layer.
- * @source: a supported counter source.
- * @mode:   which privilege levels count.
- * @owner:  who, for messages (e.g. "thread profiling").
- * @idx:    out: the counter.
- *
- * Nothing is programmed: kp_pmu_start_counting() and
- * kp_pmu_stop_counting() run it on the current CPU (at context switch),
- * kp_pmu_read_counter() and kp_pmu_write_counter() access its value.
- * Context: process; may sleep.
- *
- * Return: 0, -EINVAL, -EOPNOTSUPP (as kp_pmu_arm()), -EBUSY.
- */
-int kp_pmu_claim_counting(struct kp_pmu *pmu, u32 source,
-			  enum kprofile_mode mode, const char *owner,
-			  u32 *idx)
-{
-	struct kp_counter *k;
-	int ret;
-
-	ret = kp_pmu_check_source(pmu, source, mode, NULL, 0);
-	if (ret)
-		return ret;
-	mutex_lock(&pmu->lock);
-	ret = kp_pmu_alloc_counter(pmu);
-	if (ret >= 0) {
-		k = &pmu->counters[ret];
-		k->kind = KP_HOLDER_COUNTING;
-		k->source = source;
-		k->mode = mode;
-		k->select = kp_pmu_select(pmu, source, mode, false);
-		strscpy(k->owner, owner, sizeof(k->owner));
-		*idx = ret;
-		ret = 0;
-	}
-	mutex_unlock(&pmu->lock);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_claim_counting);
-
-/**
- * kp_pmu_release_counting() - give back a counting counter.
- * @pmu: the layer.
- * @idx: from kp_pmu_claim_counting().
- *
- * Stops it on every CPU where it still counts, then returns it to Linux.
- * Context: process; may sleep.
- */
-void kp_pmu_release_counting(struct kp_pmu *pmu, u32 idx)
+void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx)
 {
 	struct kp_pmu_ipi a = { .pmu = pmu, .idx = idx };
 
-	cpus_read_lock();
-	mutex_lock(&pmu->lock);
-	if (!WARN_ON_ONCE(idx >= KPROFILE_MAX_COUNTERS ||
-			  pmu->counters[idx].kind != KP_HOLDER_COUNTING)) {
-		on_each_cpu(kp_pmu_ipi_stop_all, &a, 1);
-		kp_pmu_free_counter(pmu, idx);
-	}
-	mutex_unlock(&pmu->lock);
-	cpus_read_unlock();
+	lockdep_assert_held(&pmu->lock);
+	on_each_cpu(kp_pmu_ipi_stop, &a, 1);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_release_counting);
-
-/**
- * kp_pmu_start_counting() - start a counting counter on this CPU.
- * @pmu: the layer.
- * @idx: a counter the caller holds from kp_pmu_claim_counting().
- *
- * EnableMonitoring with the claimed select (EN, no INT); the value is
- * left as it is (see kp_pmu_write_counter()).
- * Context: preemption or interrupts off (context switch); NMI-safe.
- */
-void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx)
-{
-	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
-	u64 sel = READ_ONCE(pmu->counters[idx].select);
-
-	c->select[idx] = sel;
-	c->source[idx] = READ_ONCE(pmu->counters[idx].source);
-	WRITE_ONCE(c->counting, c->counting | BIT_ULL(idx));
-	pmu->ops->enable_monitoring(pmu, idx, sel);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_start_counting);
-
-/**
- * kp_pmu_stop_counting() - stop a counting counter on this CPU.
- * @pmu: the layer.
- * @idx: a counter the caller holds from kp_pmu_claim_counting().
- *
- * Context: preemption or interrupts off; NMI-safe.
- */
-void kp_pmu_stop_counting(struct kp_pmu *pmu, u32 idx)
-{
-	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
-
-	pmu->ops->disable_monitoring(pmu, idx);
-	WRITE_ONCE(c->counting, c->counting & ~BIT_ULL(idx));
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_stop_counting);
-
-/**
- * kp_pmu_read_counter() - a counter's value on this CPU.
- * @pmu: the layer.
- * @idx: a counter the caller holds.
- *
- * Context: any; NMI-safe.
- *
- * Return: the value, masked to the counter width (0 if the read faults).
- */
-u64 kp_pmu_read_counter(struct kp_pmu *pmu, u32 idx)
-{
-	u64 val;
-
-	if (kp_rdmsr(pmu->hw, pmu->desc->counter_base + idx, &val))
-		return 0;
-	return val & pmu->counter_mask;
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_read_counter);
-
-/**
- * kp_pmu_write_counter() - set a counter's value on this CPU.
- * @pmu: the layer.
- * @idx: a counter the caller holds.
- * @val: the value, masked to the counter width.  On Emon the legacy
- *	 counter MSRs keep only the low 32 bits, sign-extended: values
- *	 below 2^31 (such as 0) and (-n) & mask for n <= 2^31 are exact.
- *
- * Context: any; NMI-safe.
- */
-void kp_pmu_write_counter(struct kp_pmu *pmu, u32 idx, u64 val)
-{
-	kp_wrmsr(pmu->hw, pmu->desc->counter_base + idx,
-		 val & pmu->counter_mask);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_write_counter);

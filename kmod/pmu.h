@@ -266,7 +266,10 @@ struct kp_pmu {
 	struct hlist_node hp_node;
 };
 
-/* pmu.c: setup, arming, ownership, counting. */
+/*
+ * pmu.c: setup, arming; pmu_owner.c: holders, reservations;
+ * pmu_counting.c: counting counters.
+ */
 int kp_pmu_setup(struct kp_pmu *pmu, const struct kp_hw *hw,
 		 const struct kp_pmu_desc *desc,
 		 const struct kp_sources *sources);
@@ -322,8 +325,14 @@ void kp_pmu_hotplug_remove(struct kp_pmu *pmu);
 int kp_pmu_init(struct kp_device *dev);
 void kp_pmu_exit(struct kp_device *dev);
 
-/* pmu.c helpers shared by the interfaces. */
+/* pmu.c helpers shared inside the hardware layer. */
 u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed);
+int kp_pmu_alloc_counter(struct kp_pmu *pmu);
+void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx);
+int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
+			enum kprofile_mode mode, char *reason, size_t len);
+void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
+const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
 
 /* nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);

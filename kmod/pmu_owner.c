@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_owner.c - who holds each counter: the "who holds counter i" query
+ * behind EBUSY messages and KPROFILE_IOC_SCHEDULE, and holding counters
+ * for reservations (HalAllocateHardwareCounters) with their overflow
+ * claims.  See pmu.h for the counter model and the locking rules.
+ */
+#include <linux/bitops.h>
+#include <linux/cpu.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/lockdep.h>
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+
+#include "compat.h"
+#include "pmu.h"
+
+/**
+ * kp_pmu_source_name() - a source's name on this interface.
+ * @pmu:    the layer.
+ * @source: a KPROFILE_SOURCE.
+ *
+ * Return: e.g. "ProfileTotalIssues", or "?".
+ */
+const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source)
+{
+	const struct kp_source_row *row;
+
+	row = kp_table_find(pmu->desc->iface, source);
+	if (row && row->name)
+		return row->name;
+	return kp_generic_name(source) ?: "?";
+}
+
+/**
+ * kp_pmu_holder_locked() - kp_pmu_holder() with @pmu->lock held.
+ * @pmu: the layer.
+ * @idx: a counter.
+ * @h:   filled in.
+ */
+void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
+			  struct kp_counter_holder *h)
+{
+	const struct kp_counter *k = &pmu->counters[idx];
+
+	lockdep_assert_held(&pmu->lock);
+	memset(h, 0, sizeof(*h));
+	h->kind = k->kind;
+	h->source = k->source;
+	h->mode = k->mode;
+	h->users = k->users;
+	strscpy(h->owner, k->owner, sizeof(h->owner));
+	if (k->kind != KP_HOLDER_FREE || !pmu->ops)
+		return;
+	/* Free here: is it free for Linux too? */
+	if (pmu->arbiter->reserve(pmu, idx))
+		pmu->arbiter->release(pmu, idx);
+	else
+		h->kind = KP_HOLDER_PERF;
+}
+
+/**
+ * kp_pmu_holder() - who holds counter @idx now.
+ * @pmu: the layer.
+ * @idx: a counter, < desc->num_counters.
+ * @h:   filled in; a counter kprofile does not hold but Linux's arbitration
+ *	 refuses is KP_HOLDER_PERF.
+ *
+ * Takes @pmu->lock.
+ */
+void kp_pmu_holder(struct kp_pmu *pmu, unsigned int idx,
+		   struct kp_counter_holder *h)
+{
+	mutex_lock(&pmu->lock);
+	kp_pmu_holder_locked(pmu, idx, h);
+	mutex_unlock(&pmu->lock);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_holder);
+
+/**
+ * kp_pmu_busy_reason_locked() - kp_pmu_busy_reason() with @pmu->lock held.
+ * @pmu:    the layer.
+ * @reason: filled in.
+ * @len:    bytes at @reason.
+ */
+void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len)
+{
+	unsigned int i, n = pmu->desc->num_counters, perf = 0, held = 0;
+	struct kp_counter_holder h;
+	size_t pos;
+
+	if (!reason || !len)
+		return;
+	for (i = 0; i < n; i++) {
+		kp_pmu_holder_locked(pmu, i, &h);
+		perf += h.kind == KP_HOLDER_PERF;
+		held += h.kind != KP_HOLDER_FREE;
+	}
+	if (perf && perf == held) {
+		scnprintf(reason, len,
+			  "%u of %u counters are held by perf (the NMI watchdog?); sysctl kernel.nmi_watchdog=0 frees them",
+			  perf, n);
+		return;
+	}
+	pos = scnprintf(reason, len, "%u of %u counters in use:", held, n);
+	for (i = 0; i < n && pos < len; i++) {
+		kp_pmu_holder_locked(pmu, i, &h);
+		switch (h.kind) {
+		case KP_HOLDER_SOURCE:
+			pos += scnprintf(reason + pos, len - pos, " %u:%s", i,
+					 kp_pmu_source_name(pmu, h.source));
+			break;
+		case KP_HOLDER_RESERVED:
+		case KP_HOLDER_COUNTING:
+			pos += scnprintf(reason + pos, len - pos, " %u:%s", i,
+					 h.owner);
+			break;
+		case KP_HOLDER_PERF:
+			pos += scnprintf(reason + pos, len - pos,
+					 " %u:perf(nmi_watchdog?)", i);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/**
+ * kp_pmu_busy_reason() - say what holds the counters, for an -EBUSY.
+ * @pmu:    the layer.
+ * @reason: filled with e.g. "4 of 4 counters in use: 0:ProfileTotalIssues
+ *	    1:reserved by pid 42 ..." or, when perf holds them, the advice
+ *	    to turn the NMI watchdog off.
+ * @len:    bytes at @reason.
+ */
+void kp_pmu_busy_reason(struct kp_pmu *pmu, char *reason, size_t len)
+{
+	mutex_lock(&pmu->lock);
+	kp_pmu_busy_reason_locked(pmu, reason, len);
+	mutex_unlock(&pmu->lock);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_busy_reason);
+
+/**
+ * kp_pmu_hold() - hold counters for a reservation (HalAllocateHardwareCounters).
+ * @pmu:    the layer.
+ * @mask:   the counters, each < desc->num_counters.
+ * @owner:  who, for messages (e.g. "reserve pid 42").
+ * @claim:  overflows of these counters kprofile takes (acknowledges, unmasks
+ *	    the LVTPC, counts and hands to @claim->fn), or NULL.
+ * @reason: on failure, why (may be NULL).
+ * @len:    bytes at @reason.
+ *
+ * All or nothing: if any counter is held by kprofile or refused by
+ * Linux's arbitration (perf), nothing is held and nothing written.
+ * Nothing is programmed either way: the holder programs them.
+ *
+ * Return: 0, -EOPNOTSUPP (no profile interface), -EINVAL (an index out of
+ * range or an empty mask), -EBUSY.
+ */
+int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
+		struct kp_claim *claim, char *reason, size_t len)
+{
+	unsigned int i, n = pmu->desc->num_counters;
+	u64 taken = 0;
+	int ret = 0;
+
+	if (!pmu->ops) {
+		if (reason)
+			scnprintf(reason, len, "no profile interface: %s",
+				  pmu->desc->reason);
+		return -EOPNOTSUPP;
+	}
+	if (!mask || (n < 64 && (mask >> n))) {
+		if (reason)
+			scnprintf(reason, len,
+				  "counters 0x%llx: this processor has %u",
+				  mask, n);
+		return -EINVAL;
+	}
+	mutex_lock(&pmu->lock);
+	for (i = 0; i < n; i++) {
+		if (!(mask & BIT_ULL(i)))
+			continue;
+		if (pmu->counters[i].kind != KP_HOLDER_FREE ||
+		    !pmu->arbiter->reserve(pmu, i))
+			break;
+		taken |= BIT_ULL(i);
+	}
+	if (taken != mask) {
+		struct kp_counter_holder h;
+
+		for (i = 0; i < n; i++)
+			if (taken & BIT_ULL(i))
+				pmu->arbiter->release(pmu, i);
+		kp_pmu_holder_locked(pmu, __ffs64(mask & ~taken), &h);
+		if (reason && h.kind == KP_HOLDER_PERF)
+			scnprintf(reason, len,
+				  "counter %llu is held by perf (the NMI watchdog?); sysctl kernel.nmi_watchdog=0 frees it",
+				  (u64)__ffs64(mask & ~taken));
+		else if (reason)
+			scnprintf(reason, len, "counter %llu is in use by %s",
+				  (u64)__ffs64(mask & ~taken),
+				  h.kind == KP_HOLDER_SOURCE ?
+				  kp_pmu_source_name(pmu, h.source) : h.owner);
+		ret = -EBUSY;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (!(mask & BIT_ULL(i)))
+			continue;
+		pmu->counters[i].kind = KP_HOLDER_RESERVED;
+		strscpy(pmu->counters[i].owner, owner,
+			sizeof(pmu->counters[i].owner));
+		rcu_assign_pointer(pmu->counters[i].claim, claim);
+	}
+	if (claim)
+		WRITE_ONCE(pmu->claimed, pmu->claimed | mask);
+out:
+	mutex_unlock(&pmu->lock);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hold);
+
+/**
+ * kp_pmu_unhold() - HalFreeHardwareCounters: give reserved counters back.
+ * @pmu:  the layer.
+ * @mask: counters kp_pmu_hold() took.
+ *
+ * The counters are disabled on every CPU (the holder may have left them
+ * running) and returned to Linux.  On return the NMI path no longer uses
+ * their claim: it may be freed.
+ * Context: process; may sleep.
+ */
+void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask)
+{
+	unsigned int i;
+
+	cpus_read_lock();
+	mutex_lock(&pmu->lock);
+	WRITE_ONCE(pmu->claimed, pmu->claimed & ~mask);
+	for (i = 0; i < pmu->desc->num_counters; i++) {
+		if (!(mask & BIT_ULL(i)) ||
+		    WARN_ON_ONCE(pmu->counters[i].kind != KP_HOLDER_RESERVED))
+			continue;
+		RCU_INIT_POINTER(pmu->counters[i].claim, NULL);
+		kp_pmu_stop_everywhere(pmu, i);
+		kp_pmu_free_counter(pmu, i);
+	}
+	mutex_unlock(&pmu->lock);
+	cpus_read_unlock();
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_unhold);
