@@ -20,8 +20,8 @@
  *   EFAULT	the buffer is not writable user memory, or the CPU set is
  *		not readable
  *   EINVAL	the CPU set names only CPUs that cannot exist
- *   EPERM	system-wide, or a range reaching kernel addresses, without
- *		CAP_PERFMON or CAP_SYS_ADMIN
+ *   EPERM	system-wide, or a range reaching kernel addresses (the upper
+ *		half), without CAP_PERFMON or CAP_SYS_ADMIN
  *   ESRCH	no process @pid
  *   EACCES	@pid is another process the caller may not ptrace-read
  *
@@ -107,12 +107,17 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check);
  * kp_profile_kernel_range() - whether a range reaches kernel addresses.
  * @req: a request kp_profile_check() accepted.
  *
- * Return: true when any byte of [base, base + size) is at or above
- * TASK_SIZE_MAX, the end of the largest user address space.
+ * Kernel addresses are the upper half of the address space (bit 63 set:
+ * 0xffff800000000000 and up with 4-level paging, 0xff00000000000000 with
+ * 5-level).  The non-canonical hole below them holds no instruction, so a
+ * range covering the whole user half, [0, 2^47) or [0, 2^56), is a user
+ * range.
+ *
+ * Return: true when the last byte of [base, base + size) has bit 63 set.
  */
 bool kp_profile_kernel_range(const struct kprofile_create_profile *req)
 {
-	return req->base + req->size > TASK_SIZE_MAX;
+	return (req->base + req->size - 1) & BIT_ULL(63);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_kernel_range);
 

@@ -185,11 +185,21 @@ static void kp_check_kernel_range(struct kunit *test)
 
 	good(&r);
 	KUNIT_EXPECT_FALSE(test, kp_profile_kernel_range(&r));
-	r.base = TASK_SIZE_MAX - 0x1000;
+	/* The whole user half (4- and 5-level paging) is a user range. */
+	r.base = 0;
+	r.size = 1ULL << 47;
 	KUNIT_EXPECT_FALSE(test, kp_profile_kernel_range(&r));
-	r.base++;		/* the last byte reaches TASK_SIZE_MAX */
+	r.size = 1ULL << 56;
+	KUNIT_EXPECT_FALSE(test, kp_profile_kernel_range(&r));
+	r.size = 1ULL << 63;	/* up to the last non-canonical byte */
+	KUNIT_EXPECT_FALSE(test, kp_profile_kernel_range(&r));
+	r.size++;		/* one byte of the kernel half */
 	KUNIT_EXPECT_TRUE(test, kp_profile_kernel_range(&r));
 	r.base = KBASE;
+	r.size = 0x1000;
+	KUNIT_EXPECT_TRUE(test, kp_profile_kernel_range(&r));
+	r.base = 0;
+	r.size = ~0ULL;
 	KUNIT_EXPECT_TRUE(test, kp_profile_kernel_range(&r));
 }
 

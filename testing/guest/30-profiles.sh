@@ -9,7 +9,7 @@
 # whole system; closing a running profile; rmmod refused while a profile
 # is open and clean after.
 . "$KP_GUEST/lib.sh"
-plan 78
+plan 80
 cd /tmp || exit 1
 
 # try ARGS...: the result of creating a profile (OK or an errno name).
@@ -79,6 +79,10 @@ is "$(try --uid 65534 try --target system)" EPERM \
 	"uid 65534: system-wide -> EPERM"
 is "$(try --uid 65534 try --range kernel)" EPERM \
 	"uid 65534: a kernel range -> EPERM"
+is "$(try --uid 65534 try --range 0:800000000000 --shift 31)" OK \
+	"uid 65534: the whole user half [0, 2^47) is a user range"
+is "$(try --uid 65534 try --range 7fffffffffff0000:20000)" EPERM \
+	"uid 65534: a range crossing 2^63 reaches the kernel half -> EPERM"
 
 # --- start and stop -----------------------------------------------------
 out=$(kp-profile states 2>&1)
