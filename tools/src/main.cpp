@@ -73,6 +73,14 @@ std::optional<Error> unknown_command(int argc, char **argv)
 	return usage_error(fmt::format("unknown command '{}'", *word), std::move(hints));
 }
 
+// "interval " when a command was given, for its --help.
+std::string help_for(CLI::App &app)
+{
+	const auto subs = app.get_subcommands();
+
+	return subs.empty() ? std::string() : fmt::format("{} ", subs.front()->get_name());
+}
+
 int fail(const Error &e)
 {
 	print_err(e.message());
@@ -105,7 +113,10 @@ int main(int argc, char **argv)
 	try {
 		app.parse(argc, argv);
 	} catch (const CLI::ParseError &e) {
-		return app.exit(e) == 0 ? 0 : static_cast<int>(ExitCode::Usage);
+		if (e.get_exit_code() == 0)	// --help, --version
+			return app.exit(e);
+		return fail(usage_error(e.what(), {fmt::format("kprofile {}--help says more.",
+							       help_for(app))}));
 	} catch (const Failure &f) {
 		return fail(f.error());
 	} catch (const std::exception &e) {
