@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+// cmd_stat.cpp - `kprofile stat [-s SOURCES] [--per-thread] [--json] --
+// CMD`: run a command and count, over all its threads and the processes
+// it starts, context switches, TSC cycles while they ran, and counter
+// sources, through thread profiling (KeSetHardwareCounterConfiguration +
+// EnableThreadProfiling).  Like perf stat, the results go to stderr (or
+// -o FILE) and the exit status is the command's.
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <chrono>
+#include <fcntl.h>
+#include <memory>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "command.h"
+#include "source_parse.h"
+#include "stat_view.h"
+#include "thread_profile.h"
+
+namespace kprofile {
+
+namespace {
+
+struct StatOptions {
+	std::vector<std::string> sources;
+	bool per_thread = false;
+	bool json = false;
+	std::string output;
+	std::vector<std::string> command;
+};
+
+// A forked command that waits, before exec, until release(): profiling is
+// enabled for its pid first, so it is counted from its first instruction.
+class HeldCommand {
+public:
+	explicit HeldCommand(const std::vector<std::string> &argv) : name_(argv.at(0))
+	{
+		int go[2], status[2];
+
+		if (::pipe2(go, O_CLOEXEC) || ::pipe2(status, O_CLOEXEC))
+			throw Failure({.what = fmt::format("pipe: {}", errno_text(errno))});
+		go_read_ = UniqueFd(go[0]);
+		go_ = UniqueFd(go[1]);
+		status_ = UniqueFd(status[0]);
+		UniqueFd status_write(status[1]);
+		std::vector<char *> args;
+		for (const auto &a : argv)
+			args.push_back(const_cast<char *>(a.c_str()));
+		args.push_back(nullptr);
+
+		pid_ = ::fork();
+		if (pid_ < 0)
+			throw Failure({.what = fmt::format("fork: {}", errno_text(errno))});
+		if (pid_ == 0) {
+			char byte;
+			int err;
+
+			go_.reset();
+			if (::read(go_read_.get(), &byte, 1) != 1)
+				::_exit(127);
+			::execvp(args[0], args.data());
+			err = errno;
+			(void)!::write(status_write.get(), &err, sizeof(err));
+			::_exit(127);
+		}
+		go_read_.reset();
+	}
+	~HeldCommand()
+	{
+		if (pid_ > 0 && !reaped_) {
+			::kill(pid_, SIGKILL);
+			::waitpid(pid_, nullptr, 0);
+		}
+	}
+	HeldCommand(const HeldCommand &) = delete;
+	HeldCommand &operator=(const HeldCommand &) = delete;
+
+	pid_t pid() const { return pid_; }
+
+	// Let it exec; throws Failure when exec fails.
+	void release()
+	{
+		int err = 0;
+
+		if (::write(go_.get(), "g", 1) != 1)
+			throw Failure({.what = fmt::format("starting {}: {}", name_, errno_text(errno))});
+		go_.reset();
+		if (::read(status_.get(), &err, sizeof(err)) == sizeof(err)) {
+			::waitpid(pid_, nullptr, 0);
+			reaped_ = true;
+			throw Failure({.code = ExitCode::Usage,
+				       .what = fmt::format("cannot run {}: {}", name_, errno_text(err)),
+				       .hints = {"Check the command's name and PATH."}});
+		}
+	}
+	// Wait for it; a shell-like status (code, or 128 + signal).
+	int wait()
+	{
+		int status = 0;
+
+		while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR)
+			;
+		reaped_ = true;
+		if (WIFSIGNALED(status))
+			return 128 + WTERMSIG(status);
+		return WEXITSTATUS(status);
+	}
+
+private:
+	pid_t pid_ = -1;
+	bool reaped_ = false;
+	UniqueFd go_read_, go_, status_;
+	std::string name_;
+};
+
+// SIGINT and SIGQUIT go to the command, not to us, while it runs (as in
+// perf stat and time): ^C ends the command and the counts are printed.
+class IgnoreInterrupts {
+public:
+	IgnoreInterrupts()
+	{
+		old_int_ = std::signal(SIGINT, SIG_IGN);
+		old_quit_ = std::signal(SIGQUIT, SIG_IGN);
+	}
+	~IgnoreInterrupts()
+	{
+		std::signal(SIGINT, old_int_);
+		std::signal(SIGQUIT, old_quit_);
+	}
+	IgnoreInterrupts(const IgnoreInterrupts &) = delete;
+	IgnoreInterrupts &operator=(const IgnoreInterrupts &) = delete;
+
+private:
+	void (*old_int_)(int);
+	void (*old_quit_)(int);
+};
+
+// Counted by default, as perf stat counts instructions, cycles and
+// branches: those the running interface supports.
+constexpr std::uint32_t default_sources[] = {
+	KPROFILE_SOURCE_TOTAL_ISSUES,
+	KPROFILE_SOURCE_TOTAL_CYCLES,
+	KPROFILE_SOURCE_BRANCH_INSTRUCTIONS,
+	KPROFILE_SOURCE_BRANCH_MISPREDICTIONS,
+};
+
+std::vector<StatCounter> resolve_sources(const Session &s, const StatOptions &opts)
+{
+	auto iface = static_cast<Interface>(s.info.interface);
+	std::vector<StatCounter> out;
+
+	auto add = [&](std::uint32_t value) {
+		kprofile_source_info q = s.device.query_source(value).value();
+		StatCounter c;
+
+		c.source = value;
+		c.name = q.name;
+		if (q.flags & KPROFILE_SOURCE_SUPPORTED) {
+			c.state = StatCounter::State::Counted;
+		} else {
+			c.state = StatCounter::State::NotSupported;
+			c.reason = q.reason;
+		}
+		out.push_back(std::move(c));
+	};
+
+	for (const auto &list : opts.sources) {
+		std::size_t pos = 0;
+
+		while (pos <= list.size()) {
+			std::size_t comma = list.find(',', pos);
+			std::string item = list.substr(pos, comma == std::string::npos ? comma : comma - pos);
+
+			pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
+			if (item.empty())
+				continue;
+			ParsedSource p = parse_source(item, iface).value();
+			if (p.value == KPROFILE_SOURCE_TIME)
+				throw Failure(usage_error(
+					"ProfileTime is a timer, not a counter source",
+					{"stat counts context switches and cycle time anyway; -s takes "
+					 "counter sources (kprofile sources)."}));
+			add(p.value);
+		}
+	}
+	if (!opts.sources.empty())
+		return out;
+
+	for (auto v : default_sources) {
+		kprofile_source_info q = s.device.query_source(v).value();
+		if ((q.flags & KPROFILE_SOURCE_SUPPORTED) && out.size() < s.info.num_counters)
+			add(v);
+	}
+	if (out.empty() && s.info.interface == KPROFILE_INTERFACE_NONE) {
+		// Say what would have been counted, and why it is not.
+		for (auto v : {KPROFILE_SOURCE_TOTAL_ISSUES, KPROFILE_SOURCE_BRANCH_INSTRUCTIONS,
+			       KPROFILE_SOURCE_BRANCH_MISPREDICTIONS})
+			add(v);
+	}
+	return out;
+}
+
+void write_output(const std::string &text, const std::string &path)
+{
+	if (path.empty()) {
+		print_err(text);
+		return;
+	}
+	std::unique_ptr<FILE, int (*)(FILE *)> f(std::fopen(path.c_str(), "we"), &std::fclose);
+	if (!f || std::fwrite(text.data(), 1, text.size(), f.get()) != text.size() ||
+	    std::fflush(f.get()) != 0)
+		throw Failure({.code = ExitCode::Internal,
+			       .what = fmt::format("cannot write {}: {}", path, errno_text(errno))});
+}
+
+int run_stat(const StatOptions &opts, const Context &ctx)
+{
+	Session s = open_session(ctx);
+	StatResult r;
+	std::vector<std::uint32_t> config;
+	std::string reason;
+
+	r.command = opts.command;
+	r.per_thread = opts.per_thread;
+	r.counters = resolve_sources(s, opts);
+	for (auto &c : r.counters) {
+		if (c.state == StatCounter::State::Counted) {
+			c.entry = config.size();
+			config.push_back(c.source);
+		}
+	}
+
+	std::optional<HwConfig> hw;
+	if (!config.empty()) {
+		auto set = HwConfig::set(s.device, config, &reason);
+		if (set) {
+			hw.emplace(std::move(set).value());
+		} else if (set.error().err == EBUSY || set.error().err == EOPNOTSUPP) {
+			for (auto &c : r.counters) {
+				if (c.state != StatCounter::State::Counted)
+					continue;
+				c.state = set.error().err == EBUSY ? StatCounter::State::NotCounted
+								   : StatCounter::State::NotSupported;
+				c.reason = reason;
+			}
+		} else {
+			set.value();	// throws
+		}
+	}
+
+	HeldCommand cmd(opts.command);
+	ThreadProfile tp = ThreadProfile::enable(s.device, cmd.pid(), true).value();
+	int status;
+	auto t0 = std::chrono::steady_clock::now();
+	{
+		IgnoreInterrupts quiet;
+
+		cmd.release();
+		status = cmd.wait();
+	}
+	r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	r.exit_status = status;
+	r.totals = tp.read().value();
+	if (opts.per_thread)
+		r.threads = tp.threads(config.size()).value();
+	for (auto &c : r.counters) {
+		if (c.state != StatCounter::State::Counted)
+			continue;
+		if (!r.totals.counters_valid) {
+			c.state = StatCounter::State::NotSupported;
+			c.reason = r.totals.reason;
+		} else if (c.entry < r.totals.counters.size()) {
+			c.value = r.totals.counters[c.entry];
+		}
+	}
+
+	write_output(opts.json ? stat_json(r).dump(2) + "\n" : render_stat(r), opts.output);
+	return status;
+}
+
+} // namespace
+
+void setup_stat(CLI::App &cmd, Context &ctx)
+{
+	auto opts = std::make_shared<StatOptions>();
+
+	cmd.add_option("-s,--sources", opts->sources,
+		       "Counter sources to count, comma-separated (names as `kprofile sources` "
+		       "shows them, with or without \"Profile\", or numbers); default: "
+		       "instructions, cycles and branches where supported")
+		->type_name("SOURCES")
+		->allow_extra_args(false);
+	cmd.add_flag("--per-thread", opts->per_thread, "Also show each thread's counts");
+	cmd.add_flag("--json", opts->json,
+		     "One JSON object instead of text (keys: tools/README.md)");
+	cmd.add_option("-o,--output", opts->output, "Write the results to FILE, not stderr")
+		->type_name("FILE");
+	cmd.add_option("command", opts->command, "The command and its arguments, after --")
+		->required();
+	cmd.positionals_at_end();
+	cmd.footer("Counts the command's threads and the processes it starts, while they run:\n"
+		   "context switches, TSC cycles, and each counter source (<not supported>, with\n"
+		   "the reason, where there is no PMU).  Results go to stderr; the exit status is\n"
+		   "the command's (1 when it cannot be run).  One thread-profiling user at a\n"
+		   "time: a second gets EBUSY.");
+	cmd.callback([opts, &ctx] {
+		int status = run_stat(*opts, ctx);
+
+		if (status) {
+			std::fflush(stdout);
+			std::exit(status);
+		}
+	});
+}
+
+} // namespace kprofile

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+// stat_view.cpp - see stat_view.h.
+#include "stat_view.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace kprofile {
+
+std::string group_digits(std::uint64_t n)
+{
+	std::string s = std::to_string(n);
+
+	for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+		s.insert(static_cast<std::size_t>(i), ",");
+	return s;
+}
+
+std::string counter_cell(const StatCounter &c, const ThreadRow *row)
+{
+	switch (c.state) {
+	case StatCounter::State::NotSupported:
+		return "<not supported>";
+	case StatCounter::State::NotCounted:
+		return "<not counted>";
+	case StatCounter::State::Counted:
+		break;
+	}
+	if (!row)
+		return group_digits(c.value);
+	return c.entry < row->counters.size() ? group_digits(row->counters[c.entry]) : "0";
+}
+
+static std::string command_line(const std::vector<std::string> &argv)
+{
+	std::string s;
+
+	for (const auto &a : argv)
+		s += (s.empty() ? "" : " ") + a;
+	return s;
+}
+
+static void render_threads(const StatResult &r, std::string &out)
+{
+	out += fmt::format(" Per thread:\n\n {:>8} {:>8}  {:<16} {:>14} {:>18}", "TID", "PID",
+			   "COMM", "SWITCHES", "CYCLES");
+	for (const auto &c : r.counters)
+		out += fmt::format(" {:>22}", c.name);
+	out += "\n";
+	for (const auto &t : r.threads) {
+		out += fmt::format(" {:>8} {:>8}  {:<16} {:>14} {:>18}", t.tid, t.pid, t.comm,
+				   group_digits(t.context_switches), group_digits(t.cycle_time));
+		for (const auto &c : r.counters)
+			out += fmt::format(" {:>22}", counter_cell(c, &t));
+		out += "\n";
+	}
+	out += "\n";
+}
+
+std::string render_stat(const StatResult &r)
+{
+	std::string out;
+	const auto &t = r.totals;
+
+	out += fmt::format("\n Performance counter stats for '{}' ({} thread{}):\n\n",
+			   command_line(r.command), t.threads, t.threads == 1 ? "" : "s");
+	out += fmt::format("{:>18}      {:<26}\n", group_digits(t.context_switches),
+			   "context-switches");
+	out += fmt::format("{:>18}      {:<26}# TSC cycles while the threads ran\n",
+			   group_digits(t.cycle_time), "cycle-time");
+	for (const auto &c : r.counters) {
+		std::string line = fmt::format("{:>18}      {:<26}", counter_cell(c, nullptr), c.name);
+
+		if (!c.reason.empty())
+			line += "# " + c.reason;
+		while (!line.empty() && line.back() == ' ')
+			line.pop_back();
+		out += line + "\n";
+	}
+	out += "\n";
+	if (r.per_thread)
+		render_threads(r, out);
+	out += fmt::format("{:>18.9f} seconds time elapsed\n", r.elapsed_seconds);
+	if (r.exit_status)
+		out += fmt::format("\n The command exited with status {}.\n", r.exit_status);
+	out += "\n";
+	return out;
+}
+
+static nlohmann::json counter_values(const StatResult &r, const ThreadRow &row)
+{
+	nlohmann::json a = nlohmann::json::array();
+
+	for (const auto &c : r.counters) {
+		if (c.state == StatCounter::State::Counted && c.entry < row.counters.size())
+			a.push_back(row.counters[c.entry]);
+		else
+			a.push_back(nullptr);
+	}
+	return a;
+}
+
+nlohmann::json stat_json(const StatResult &r)
+{
+	nlohmann::json j;
+	nlohmann::json counters = nlohmann::json::array();
+
+	j["command"] = r.command;
+	j["exit_status"] = r.exit_status;
+	j["elapsed_seconds"] = r.elapsed_seconds;
+	j["context_switches"] = r.totals.context_switches;
+	j["cycle_time"] = r.totals.cycle_time;
+	j["threads"] = r.totals.threads;
+	for (const auto &c : r.counters) {
+		bool counted = c.state == StatCounter::State::Counted;
+
+		counters.push_back({
+			{"source", c.source},
+			{"name", c.name},
+			{"supported", c.state != StatCounter::State::NotSupported},
+			{"counted", counted},
+			{"count", counted ? nlohmann::json(c.value) : nlohmann::json(nullptr)},
+			{"reason", c.reason},
+		});
+	}
+	j["counters"] = counters;
+	if (r.per_thread) {
+		nlohmann::json threads = nlohmann::json::array();
+
+		for (const auto &t : r.threads)
+			threads.push_back({
+				{"tid", t.tid},
+				{"pid", t.pid},
+				{"comm", t.comm},
+				{"exited", t.exited},
+				{"context_switches", t.context_switches},
+				{"cycle_time", t.cycle_time},
+				{"counters", counter_values(r, t)},
+			});
+		j["per_thread"] = threads;
+	}
+	return j;
+}
+
+} // namespace kprofile

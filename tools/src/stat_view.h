@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+// stat_view.h - what `kprofile stat` measured, and how it is shown: text
+// in the manner of perf stat, or one JSON document.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "thread_profile.h"
+
+namespace kprofile {
+
+// One counter source asked for.
+struct StatCounter {
+	enum class State {
+		Counted,	// a value
+		NotSupported,	// no PMU, or not on this processor: <not supported>
+		NotCounted,	// no counter free: <not counted>
+	};
+	std::uint32_t source = 0;
+	std::string name;	// e.g. "ProfileTotalIssues"
+	State state = State::NotSupported;
+	std::uint64_t value = 0;	// State::Counted
+	std::string reason;	// why not, otherwise empty
+	std::size_t entry = 0;	// configuration entry (State::Counted)
+};
+
+struct StatResult {
+	std::vector<std::string> command;
+	int exit_status = 0;	// shell-like: code, or 128 + signal
+	double elapsed_seconds = 0;
+	ThreadTotals totals;
+	std::vector<StatCounter> counters;
+	bool per_thread = false;
+	std::vector<ThreadRow> threads;
+};
+
+// "1,234,567".
+std::string group_digits(std::uint64_t n);
+// The counter column of one counter for @row's values (or the totals when
+// @row is null): the value, "<not supported>" or "<not counted>".
+std::string counter_cell(const StatCounter &c, const ThreadRow *row);
+// perf-stat-like text, ending with the elapsed time.
+std::string render_stat(const StatResult &r);
+// Keys: command, exit_status, elapsed_seconds, context_switches,
+// cycle_time, threads, counters[{source, name, supported, counted, count,
+// reason}], and with per_thread: per_thread[{tid, pid, comm, exited,
+// context_switches, cycle_time, counters[count or null]}].
+nlohmann::json stat_json(const StatResult &r);
+
+} // namespace kprofile
