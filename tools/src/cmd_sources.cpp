@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "source_model.h"
+#include "source_parse.h"
 #include "sources_view.h"
 
 namespace kprofile {
@@ -20,19 +21,25 @@ struct SourcesOptions {
 	SourcesViewOptions view;
 	bool json = false;
 	std::string interface;
+	std::vector<std::string> names;	// only these sources
 };
 
-std::vector<SourceEntry> module_sources(const Context &ctx)
+struct Listing {
+	Interface iface;
+	std::vector<SourceEntry> sources;
+};
+
+Listing module_sources(const Context &ctx)
 {
 	Session s = open_session(ctx);
-	std::vector<SourceEntry> out;
+	Listing out{static_cast<Interface>(s.info.interface), {}};
 
 	for (const auto &info : s.device.list_sources().value())
-		out.push_back(from_module(info));
+		out.sources.push_back(from_module(info));
 	return out;
 }
 
-std::vector<SourceEntry> table_sources(const SourcesOptions &opts)
+Listing table_sources(const SourcesOptions &opts)
 {
 	auto iface = parse_interface(opts.interface);
 
@@ -40,21 +47,41 @@ std::vector<SourceEntry> table_sources(const SourcesOptions &opts)
 		throw Failure(usage_error(
 			fmt::format("unknown profile interface '{}'", opts.interface),
 			{"Tables exist for: emon (Intel), amd64 (AMD, Hygon)."}));
-	return from_table(*iface, opts.view.all);
+	return {*iface, from_table(*iface, opts.view.all || !opts.names.empty())};
+}
+
+// The sources named on the command line, in that order.
+std::vector<SourceEntry> only(const Listing &l, const std::vector<std::string> &names)
+{
+	std::vector<SourceEntry> out;
+
+	for (const auto &name : names) {
+		const ParsedSource src = parse_source(name, l.iface).value();
+
+		for (const auto &e : l.sources)
+			if (e.value == src.value)
+				out.push_back(e);
+	}
+	return out;
 }
 
 void run_sources(const SourcesOptions &opts, const Context &ctx)
 {
 	const bool from_header = !opts.interface.empty();
-	const auto sources = from_header ? table_sources(opts) : module_sources(ctx);
+	Listing listing = from_header ? table_sources(opts) : module_sources(ctx);
+	SourcesViewOptions view = opts.view;
 
+	if (!opts.names.empty()) {
+		listing.sources = only(listing, opts.names);
+		view.all = true;	// a source asked for by name is shown
+	}
 	if (opts.json) {
-		print_json(sources_json(sources, opts.view));
+		print_json(sources_json(listing.sources, view));
 		return;
 	}
-	print_out(render_sources(sources, opts.view));
-	if (!from_header && !opts.view.all) {
-		std::size_t hidden = sources.size() - select_sources(sources, opts.view).size();
+	print_out(render_sources(listing.sources, view));
+	if (!from_header && !view.all) {
+		std::size_t hidden = listing.sources.size() - select_sources(listing.sources, view).size();
 
 		if (hidden)
 			print_err(fmt::format("({} unsupported source{} not shown; --all lists "
@@ -79,6 +106,9 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		     "Add the Select (event select MSR value) and EBX (Emon bit) columns");
 	cmd.add_flag("--json", opts->json,
 		     "Print a JSON array of sources (keys: tools/README.md)");
+	cmd.add_option("SOURCE", opts->names,
+		       "Show only these sources (names or numbers, as for `interval`), "
+		       "supported or not");
 	cmd.footer("Intervals are machine-wide: ProfileTime's in 100 ns units, counter sources'\n"
 		   "in events per interrupt.  With --interface, Interval is the default and every\n"
 		   "table row counts as supported: without a processor there is no CPUID EBX mask.");

@@ -228,7 +228,7 @@ Result<ParsedSource> parse_source(std::string_view text, Interface iface)
 
 	std::vector<std::string> hints;
 	for (const auto &[other, row] : elsewhere(iface, std::nullopt, norm))
-		hints.push_back(fmt::format("{} is a source of the {} interface; this machine's is {}.",
+		hints.push_back(fmt::format("{} is a source of the {} interface, not of {}.",
 					    source_label(row->value, row->name), interface_name(other),
 					    iname));
 	if (iface == Interface::None)

@@ -100,6 +100,17 @@ def main():
           proc.returncode == 0 and len(proc.stdout.splitlines()) == 1 + 32
           and "Reason" in proc.stdout and "ProfilePipelineDry" in proc.stdout, proc.stdout[:400])
 
+    proc = run(tool, "sources", "--interface", "emon", "--json", "llcmisses", "0x13", "PipelineDry")
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        doc = []
+    check("sources SOURCE... shows those sources, in order, supported or not",
+          proc.returncode == 0 and [d["value"] for d in doc] == [0x1D, 0x13, 0x03]
+          and doc[2]["supported"] is False and doc[2]["reason"], proc.stdout[:400])
+    expect("sources with an unknown SOURCE: exit 1 with a suggestion",
+           run(tool, "sources", "--interface", "amd64", "DCMis"), 1, "Did you mean one of: DCMiss")
+
     print("TAP version 13")
     print("1..%d" % len(results))
     failed = 0

@@ -118,7 +118,7 @@ TEST(SourceParse, NameOfTheOtherInterfaceIsNamed)
 {
 	auto m = failure("LLCMisses", Interface::Amd64);
 
-	EXPECT_NE(m.find("ProfileLLCMisses (0x1D) is a source of the Emon interface; this machine's is Amd64"),
+	EXPECT_NE(m.find("ProfileLLCMisses (0x1D) is a source of the Emon interface, not of Amd64"),
 		  std::string::npos) << m;
 	m = failure("UnhaltedCoreCycles", Interface::None);
 	EXPECT_NE(m.find("Emon"), std::string::npos) << m;
