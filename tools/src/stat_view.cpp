@@ -64,15 +64,14 @@ std::string render_stat(const StatResult &r)
 
 	out += fmt::format("\n Performance counter stats for '{}' ({} thread{}):\n\n",
 			   command_line(r.command), t.threads, t.threads == 1 ? "" : "s");
-	out += fmt::format("{:>18}      {:<26}\n", group_digits(t.context_switches),
-			   "context-switches");
-	out += fmt::format("{:>18}      {:<26}# TSC cycles while the threads ran\n",
+	out += fmt::format("{:>18}      context-switches\n", group_digits(t.context_switches));
+	out += fmt::format("{:>18}      {:<27} # TSC cycles while the threads ran\n",
 			   group_digits(t.cycle_time), "cycle-time");
 	for (const auto &c : r.counters) {
-		std::string line = fmt::format("{:>18}      {:<26}", counter_cell(c, nullptr), c.name);
+		std::string line = fmt::format("{:>18}      {:<27}", counter_cell(c, nullptr), c.name);
 
 		if (!c.reason.empty())
-			line += "# " + c.reason;
+			line += " # " + c.reason;
 		while (!line.empty() && line.back() == ' ')
 			line.pop_back();
 		out += line + "\n";
