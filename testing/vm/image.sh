@@ -64,6 +64,12 @@ if [ -n "$tool" ] && [ -x "$tool" ]; then
 	done
 fi
 
+# Debian's python3 with the stdlib modules the Python binding's tests use,
+# and the binding at /kp/python (guest test 70-python).
+if [ -x /usr/bin/python3 ] && [ -f "$KP_ROOT/tools/python/guest_bundle.py" ]; then
+	/usr/bin/python3 "$KP_ROOT/tools/python/guest_bundle.py" "$stage" ||
+		kp_die "bundling python3 for the guest failed"
+fi
 # Debian's modules for a 9p share (virtio-pci transport), dependencies first.
 : >"$stage/kp/modules.order"
 if [ "$share" = 1 ]; then
