@@ -5,7 +5,8 @@
     guest_bundle.py STAGE
 
 STAGE is the root of an initramfs being built (testing/vm/image.sh).  The
-host's Debian python3 (/usr/bin/python3, which runs this script), the shared libraries it and its extension modules need,
+host's Debian python3 (/usr/bin/python3, which runs this script), the
+shared libraries it and its extension modules need,
 and exactly the standard-library modules the binding's tests and example
 import (found by importing them here, on the host) are copied to the same
 paths under STAGE, so the guest runs /usr/bin/python3 with no PYTHONHOME.
@@ -36,7 +37,8 @@ def used_modules():
     sys.path.insert(0, os.path.join(HERE, "tests"))
     unittest.defaultTestLoader.discover(os.path.join(HERE, "tests"))
     spec = importlib.util.spec_from_file_location(
-        "profile_command", os.path.join(HERE, "examples", "profile_command.py"))
+        "profile_command",
+        os.path.join(HERE, "examples", "profile_command.py"))
     spec.loader.exec_module(importlib.util.module_from_spec(spec))
     for name in EXTRA:
         __import__(name)

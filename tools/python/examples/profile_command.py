@@ -98,9 +98,9 @@ def main():
                              os.path.basename(exe)))
     print("%8s  %6s  %s" % ("hits", "share", "bucket"))
     for addr, hits in top:
-        print("%8d  %5.1f%%  %s+0x%x (0x%x)" % (hits, 100.0 * hits / stats.hits,
-                                                os.path.basename(exe),
-                                                addr - start + off, addr))
+        print("%8d  %5.1f%%  %s+0x%x (0x%x)"
+              % (hits, 100.0 * hits / stats.hits, os.path.basename(exe),
+                 addr - start + off, addr))
     return 0 if stats.hits else 1
 
 
