@@ -137,6 +137,8 @@ nlohmann::json stat_json(const StatResult &r)
 				{"counters", counter_values(r, t)},
 			});
 		j["per_thread"] = threads;
+	} else {
+		j["per_thread"] = nullptr;
 	}
 	return j;
 }

@@ -47,8 +47,8 @@ std::string counter_cell(const StatCounter &c, const ThreadRow *row);
 std::string render_stat(const StatResult &r);
 // Keys: command, exit_status, elapsed_seconds, context_switches,
 // cycle_time, threads, counters[{source, name, supported, counted, count,
-// reason}], and with per_thread: per_thread[{tid, pid, comm, exited,
-// context_switches, cycle_time, counters[count or null]}].
+// reason}], per_thread: null, or with per_thread set [{tid, pid, comm,
+// exited, context_switches, cycle_time, counters[count or null]}].
 nlohmann::json stat_json(const StatResult &r);
 
 } // namespace kprofile

@@ -139,7 +139,8 @@ TEST(StatView, JsonKeysAndValues)
 
 	EXPECT_EQ(keys(j), (std::set<std::string>{"command", "exit_status", "elapsed_seconds",
 						   "context_switches", "cycle_time", "threads",
-						   "counters"}));
+						   "counters", "per_thread"}));
+	EXPECT_TRUE(j["per_thread"].is_null());
 	EXPECT_EQ(j["context_switches"], 1234);
 	EXPECT_EQ(j["cycle_time"], 987654321);
 	ASSERT_EQ(j["counters"].size(), 3u);
