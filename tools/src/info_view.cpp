@@ -73,7 +73,7 @@ std::string render_info(const kprofile_info &info)
 	Table t({{"", Table::Align::Left}, {"", Table::Align::Left}});
 
 	if (iface == Interface::None)
-		iface_text += ": " + fixed_string(info.reason);
+		iface_text = fmt::format("{}: {}", iface_text, fixed_string(info.reason));
 	if (auto missing = unavailable_events(info); !missing.empty())
 		ebx += fmt::format(" (unavailable: {})", fmt::join(missing, ", "));
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <fmt/format.h>
+
 namespace kprofile {
 
 namespace {
@@ -86,8 +88,8 @@ std::vector<SourceEntry> from_table(Interface iface, bool all)
 		} else if (v == KPROFILE_SOURCE_MAXIMUM)
 			e.reason = "ProfileMaximum only marks the end of the generic sources";
 		else
-			e.reason = "the " + interface_name(iface) +
-				   " profile interface has no event for this source";
+			e.reason = fmt::format("the {} profile interface has no event for this source",
+					       interface_name(iface));
 		out.push_back(std::move(e));
 	}
 	std::stable_sort(out.begin(), out.end(), [](const SourceEntry &a, const SourceEntry &b) {

@@ -15,19 +15,10 @@ namespace {
 
 constexpr std::string_view prefix = "profile";
 
-std::string lower(std::string_view s)
-{
-	std::string out(s);
-
-	for (auto &c : out)
-		c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-	return out;
-}
-
 // Lower case, without the "Profile" prefix: the form names are compared in.
 std::string normalize(std::string_view s)
 {
-	std::string out = lower(s);
+	std::string out = ascii_lower(s);
 
 	if (out.size() > prefix.size() && out.starts_with(prefix))
 		out.erase(0, prefix.size());
@@ -36,7 +27,7 @@ std::string normalize(std::string_view s)
 
 std::string_view short_name(std::string_view name)
 {
-	if (name.size() > prefix.size() && lower(name.substr(0, prefix.size())) == prefix)
+	if (name.size() > prefix.size() && ascii_lower(name.substr(0, prefix.size())) == prefix)
 		return name.substr(prefix.size());
 	return name;
 }
@@ -151,7 +142,7 @@ std::vector<std::string> closest(std::string_view text, const std::vector<std::s
 
 std::vector<std::string> suggest_sources(std::string_view text, Interface iface, std::size_t max)
 {
-	const bool with_prefix = lower(text).starts_with(prefix);
+	const bool with_prefix = ascii_lower(text).starts_with(prefix);
 
 	return closest(text, candidate_names(iface, with_prefix), max);
 }

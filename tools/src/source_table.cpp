@@ -7,6 +7,8 @@
 #include <cctype>
 #include <vector>
 
+#include <fmt/format.h>
+
 namespace kprofile {
 
 namespace {
@@ -64,7 +66,9 @@ std::vector<KnownSource> build_known(Interface iface)
 	return out;
 }
 
-std::string lower(std::string_view s)
+} // namespace
+
+std::string ascii_lower(std::string_view s)
 {
 	std::string out(s);
 
@@ -72,8 +76,6 @@ std::string lower(std::string_view s)
 		c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
 	return out;
 }
-
-} // namespace
 
 std::string interface_name(Interface iface)
 {
@@ -85,12 +87,12 @@ std::string interface_name(Interface iface)
 	case Interface::Amd64:
 		return "Amd64";
 	}
-	return "Unknown(" + std::to_string(static_cast<std::uint32_t>(iface)) + ")";
+	return fmt::format("Unknown({})", static_cast<std::uint32_t>(iface));
 }
 
 std::optional<Interface> parse_interface(std::string_view text)
 {
-	const std::string s = lower(text);
+	const std::string s = ascii_lower(text);
 
 	if (s == "emon" || s == "intel")
 		return Interface::Emon;

@@ -20,6 +20,9 @@ enum class Interface : std::uint32_t {
 	Amd64 = KPROFILE_INTERFACE_AMD64,
 };
 
+// @s in ASCII lower case (names and interface names compare this way).
+std::string ascii_lower(std::string_view s);
+
 // "None", "Emon", "Amd64" (or "Unknown(N)" for a value this tool lacks).
 std::string interface_name(Interface iface);
 // "emon", "Emon", "amd64", also "intel"/"amd"; nullopt otherwise.
