@@ -16,13 +16,13 @@
 /* One past the largest KPROFILE_SOURCE value any table uses. */
 #define KP_SOURCE_LIMIT		0x100
 
-/* SPEC 2.3: what xperf -pmcsources shows. */
-#define KP_TIME_INTERVAL_DEFAULT	10000U	/* 100 ns units: 1 ms */
-#define KP_TIME_INTERVAL_MIN		1221U
-#define KP_TIME_INTERVAL_MAX		1000000U
-#define KP_COUNTER_INTERVAL_DEFAULT	65536U	/* events per interrupt */
-#define KP_COUNTER_INTERVAL_MIN		4096U
-#define KP_COUNTER_INTERVAL_MAX		2147483647U
+/* SPEC 2.3: the ranges are part of the ABI (uapi/linux/kprofile.h). */
+#define KP_TIME_INTERVAL_DEFAULT	KPROFILE_TIME_INTERVAL_DEFAULT
+#define KP_TIME_INTERVAL_MIN		KPROFILE_TIME_INTERVAL_MIN
+#define KP_TIME_INTERVAL_MAX		KPROFILE_TIME_INTERVAL_MAX
+#define KP_COUNTER_INTERVAL_DEFAULT	KPROFILE_COUNTER_INTERVAL_DEFAULT
+#define KP_COUNTER_INTERVAL_MIN		KPROFILE_COUNTER_INTERVAL_MIN
+#define KP_COUNTER_INTERVAL_MAX		KPROFILE_COUNTER_INTERVAL_MAX
 
 /**
  * struct kp_source_row - one row of an interface's table.

@@ -48,9 +48,12 @@ constexpr SourceRow amd64_table[] = {
 #undef KP_AMD_G
 #undef KP_AMD_S
 
-// SPEC 2.3.
-constexpr IntervalRange time_range = {10000, 1221, 1000000};
-constexpr IntervalRange counter_range = {65536, 4096, 2147483647};
+// SPEC 2.3: the ranges are the ABI's (linux/kprofile.h).
+constexpr IntervalRange time_range = {KPROFILE_TIME_INTERVAL_DEFAULT, KPROFILE_TIME_INTERVAL_MIN,
+                                      KPROFILE_TIME_INTERVAL_MAX};
+constexpr IntervalRange counter_range = {KPROFILE_COUNTER_INTERVAL_DEFAULT,
+                                         KPROFILE_COUNTER_INTERVAL_MIN,
+                                         KPROFILE_COUNTER_INTERVAL_MAX};
 
 std::vector<KnownSource> build_known(Interface iface)
 {

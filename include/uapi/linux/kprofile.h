@@ -38,6 +38,18 @@ enum kprofile_source {
 #define KPROFILE_MAX_COUNTERS	16	/* MAX_HW_COUNTERS */
 #define KPROFILE_NO_COUNTER	0xffffffffU
 
+/*
+ * Interval ranges (what xperf -pmcsources shows).  ProfileTime is in
+ * 100 ns units; counter sources are in events per interrupt.  Requests
+ * outside a range are clamped.
+ */
+#define KPROFILE_TIME_INTERVAL_DEFAULT		10000U
+#define KPROFILE_TIME_INTERVAL_MIN		1221U
+#define KPROFILE_TIME_INTERVAL_MAX		1000000U
+#define KPROFILE_COUNTER_INTERVAL_DEFAULT	65536U
+#define KPROFILE_COUNTER_INTERVAL_MIN		4096U
+#define KPROFILE_COUNTER_INTERVAL_MAX		2147483647U
+
 /* Which profile interface the HAL-like layer chose. */
 enum kprofile_interface {
 	KPROFILE_INTERFACE_NONE = 0,	/* ProfileTime only; see reason */
