@@ -26,6 +26,7 @@ constexpr CommandSpec commands[] = {
 	{"record", "Profile a command, a process or the system into a file (like perf record)", setup_record},
 	{"report", "Show where a recording's hits went, by symbol (like perf report)", setup_report},
 	{"top", "Show the hottest symbols live while a target runs", setup_top},
+	{"stat", "Run a command and count its threads' switches, cycles and counters", setup_stat},
 };
 
 constexpr const char *exit_codes =
