@@ -5,7 +5,7 @@
 # why not; intervals round-trip, are clamped, refuse unsupported sources
 # and reset when the module is reloaded; SOURCE spellings agree.
 . "$KP_GUEST/lib.sh"
-plan 17
+plan 21
 
 if ! have_tool; then
 	i=0
@@ -51,6 +51,15 @@ like "$err" 'Reason: no profile interface' "the refusal gives the module's reaso
 
 kprofile interval 0xC0 >/dev/null 2>&1
 is "$?" 1 "an unknown source number is a usage error (exit 1)"
+
+conf=$(kprofile sources --conflicts ProfileTime TotalIssues --json 2>&1)
+like "$conf" '"fits": false' "--conflicts: a counter source cannot be placed without a PMU"
+like "$conf" '"reason": "source 0x2: no profile interface' \
+	"--conflicts: the reason names the source and the missing interface"
+like "$(kprofile sources --conflicts time 2>&1)" 'ProfileTime +timer' \
+	"--conflicts: ProfileTime needs no counter"
+kprofile sources --conflicts >/dev/null 2>&1
+is "$?" 1 "--conflicts without sources is a usage error"
 
 rmmod kprofile && insmod "$KP_MODULE"
 like "$(kprofile interval ProfileTime 2>&1)" 'interval 10000 ' \

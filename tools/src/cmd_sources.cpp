@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "conflicts_view.h"
 #include "source_model.h"
 #include "source_parse.h"
 #include "sources_view.h"
@@ -22,6 +23,7 @@ struct SourcesOptions {
 	bool json = false;
 	std::string interface;
 	std::vector<std::string> names;	// only these sources
+	bool conflicts = false;		// can the named sources run together?
 };
 
 struct Listing {
@@ -65,8 +67,40 @@ std::vector<SourceEntry> only(const Listing &l, const std::vector<std::string> &
 	return out;
 }
 
+void run_conflicts(const SourcesOptions &opts, const Context &ctx)
+{
+	if (!opts.interface.empty())
+		throw Failure(usage_error("--conflicts asks the running module; it cannot be "
+					  "combined with --interface"));
+	if (opts.names.empty() || opts.names.size() > KPROFILE_MAX_COUNTERS)
+		throw Failure(usage_error(
+			fmt::format("--conflicts needs 1 to {} SOURCE arguments", KPROFILE_MAX_COUNTERS),
+			{"Example: kprofile sources --conflicts TotalIssues CacheMisses"}));
+
+	Session s = open_session(ctx);
+	const auto iface = static_cast<Interface>(s.info.interface);
+	std::vector<ParsedSource> asked;
+	std::vector<std::uint32_t> values;
+
+	for (const auto &name : opts.names) {
+		asked.push_back(parse_source(name, iface).value());
+		values.push_back(asked.back().value);
+	}
+	const Conflicts c = conflicts_from(s.device.schedule(values).value(), asked);
+
+	if (opts.json)
+		print_json(conflicts_json(c));
+	else
+		print_out(render_conflicts(c));
+}
+
 void run_sources(const SourcesOptions &opts, const Context &ctx)
 {
+	if (opts.conflicts) {
+		run_conflicts(opts, ctx);
+		return;
+	}
+
 	const bool from_header = !opts.interface.empty();
 	Listing listing = from_header ? table_sources(opts) : module_sources(ctx);
 	SourcesViewOptions view = opts.view;
@@ -106,6 +140,9 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		     "Add the Select (event select MSR value) and EBX (Emon bit) columns");
 	cmd.add_flag("--json", opts->json,
 		     "Print a JSON array of sources (keys: tools/README.md)");
+	cmd.add_flag("--conflicts", opts->conflicts,
+		     "Say whether the SOURCEs can be armed together now, on which counters, "
+		     "and what holds the others");
 	cmd.add_option("SOURCE", opts->names,
 		       "Show only these sources (names or numbers, as for `interval`), "
 		       "supported or not");

@@ -2,6 +2,7 @@
 // device.cpp - the ioctls of /dev/kprofile.
 #include "device.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fcntl.h>
@@ -109,6 +110,19 @@ Result<std::uint32_t> Device::get_interval(std::uint32_t source) const
 	if (int err = call(KPROFILE_IOC_GET_INTERVAL, &req))
 		return fail(Op::GetInterval, err);
 	return req.interval;
+}
+
+Result<kprofile_schedule> Device::schedule(const std::vector<std::uint32_t> &sources) const
+{
+	kprofile_schedule req{};
+
+	if (sources.size() > KPROFILE_MAX_COUNTERS)
+		return fail(Op::Other, EINVAL);
+	req.nr_sources = static_cast<std::uint32_t>(sources.size());
+	std::copy(sources.begin(), sources.end(), req.sources);
+	if (int err = call(KPROFILE_IOC_SCHEDULE, &req))
+		return fail(Op::Other, err);
+	return req;
 }
 
 } // namespace kprofile

@@ -38,6 +38,8 @@ public:
 	Result<std::uint32_t> set_interval(std::uint32_t source, std::uint32_t interval) const;
 	// KPROFILE_IOC_GET_INTERVAL.
 	Result<std::uint32_t> get_interval(std::uint32_t source) const;
+	// KPROFILE_IOC_SCHEDULE: can @sources (at most 16) be armed together?
+	Result<kprofile_schedule> schedule(const std::vector<std::uint32_t> &sources) const;
 
 private:
 	Device(UniqueFd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}
