@@ -67,3 +67,25 @@ TEST(RecordLaunch, CpuListsAndSourceNames)
 	EXPECT_THROW(parse_source("ProfileNothing", known), RecordError);
 	EXPECT_THROW(parse_source("0x99", known), RecordError);
 }
+
+TEST(RecordLaunch, ScheduleErrorSaysWhichSourcesFitTogether)
+{
+	kprofile_schedule s{};
+	s.nr_sources = 3;
+	s.num_counters = 2;
+	s.busy_mask = 0x1;
+	s.counters[0] = 1;
+	s.counters[1] = KPROFILE_NO_COUNTER;
+	s.counters[2] = KPROFILE_NO_COUNTER;
+	std::snprintf(s.reason, sizeof(s.reason), "counter 0 is held by the NMI watchdog");
+	RecordError e = schedule_error({"ProfileTotalIssues", "ProfileBranchInstructions",
+					"ProfileCacheMisses"}, s);
+	const std::string what = e.what();
+	EXPECT_EQ(e.error(), EBUSY);
+	EXPECT_EQ(e.kind(), RecordError::Kind::Refused);
+	EXPECT_NE(what.find("ProfileBranchInstructions, ProfileCacheMisses"), std::string::npos) << what;
+	EXPECT_NE(what.find("NMI watchdog"), std::string::npos) << what;
+	EXPECT_NE(e.advice().find("these fit together: ProfileTotalIssues"), std::string::npos)
+		<< e.advice();
+	EXPECT_NE(e.advice().find("kernel.nmi_watchdog=0"), std::string::npos) << e.advice();
+}

@@ -233,11 +233,18 @@ void ProfileDevice::check_schedule(const std::vector<SourceDesc> &sources) const
 		throw RecordError(errno, "KPROFILE_IOC_SCHEDULE failed");
 	if (s.flags & KPROFILE_SCHED_FITS)
 		return;
+	std::vector<std::string> names;
+	for (const auto *d : counters)
+		names.push_back(d->name);
+	throw schedule_error(names, s);
+}
 
+RecordError schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s)
+{
 	std::string fit, nofit;
-	for (std::size_t i = 0; i < counters.size(); i++) {
+	for (std::size_t i = 0; i < names.size() && i < KPROFILE_MAX_COUNTERS; i++) {
 		std::string &list = s.counters[i] == KPROFILE_NO_COUNTER ? nofit : fit;
-		list += (list.empty() ? "" : ", ") + counters[i]->name;
+		list += (list.empty() ? "" : ", ") + names[i];
 	}
 	const std::string reason(s.reason, strnlen(s.reason, sizeof(s.reason)));
 	std::string advice = fit.empty() ?
@@ -245,20 +252,17 @@ void ProfileDevice::check_schedule(const std::vector<SourceDesc> &sources) const
 		"these fit together: " + fit + "; record the others (" + nofit + ") in another run";
 	if (s.busy_mask)
 		advice += std::string("; ") + kWatchdogAdvice;
-	throw RecordError(EBUSY, fmt::format("sources {} do not fit on the {} counters{}", nofit,
-					     s.num_counters, reason.empty() ? "" : " (" + reason + ")"),
-			  advice);
+	return RecordError(EBUSY, fmt::format("sources {} do not fit on the {} counters{}", nofit,
+					      s.num_counters, reason.empty() ? "" : " (" + reason + ")"),
+			   advice);
 }
 
 std::string profile_advice(int err, const ProfileRequest &req)
 {
-	const bool kernel = req.target == KPROFILE_TARGET_SYSTEM || req.base >= (1ULL << 63);
-
 	switch (err) {
-	case EPERM:
-	case EACCES:
-		if (kernel)
-			return kCapAdvice;
+	case EPERM:	// the module: system-wide or kernel addresses
+		return kCapAdvice;
+	case EACCES:	// the module: no ptrace-read access to the target
 		return fmt::format("profiling process {} needs ptrace-read access to it: be its "
 				   "user (and kernel.yama.ptrace_scope must allow it), or run as root "
 				   "/ with CAP_SYS_PTRACE", req.pid);

@@ -146,6 +146,9 @@ private:
 	UniqueFd fd_;
 };
 
+// The error for counter sources @names that KPROFILE_IOC_SCHEDULE said do
+// not fit (@s as it returned): which fit together, which do not, and why.
+RecordError schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s);
 // Advice for an errno from creating or starting a profile.
 std::string profile_advice(int err, const ProfileRequest &req);
 // Resolve "ProfileTime", "Time", "0x13", "19" to a source value among

@@ -15,9 +15,10 @@
 
 namespace kprofile::record {
 
-// The user half of the x86-64 address space (4-level paging), and the
-// kernel half: the catch-all ranges.
-inline constexpr std::uint64_t kUserTop = 1ULL << 47;
+// The user part of the x86-64 address space (TASK_SIZE_MAX with 4-level
+// paging: a range reaching above it counts as a kernel range, which needs
+// CAP_PERFMON), and the kernel half: the catch-all ranges.
+inline constexpr std::uint64_t kUserTop = (1ULL << 47) - 4096;
 inline constexpr std::uint64_t kKernelBase = 0xffff800000000000ULL;
 inline constexpr std::uint32_t kCatchAllShift = 31;
 
