@@ -45,13 +45,17 @@
  * The local APIC's LVTPC entry.  Up to 6.5 apic_write() goes through the
  * exported struct apic; since 6.6 it is a static call that modules cannot
  * use.  There, write the register directly: MSR 0x834 in x2APIC mode, the
- * memory-mapped page otherwise.  Both are what the APIC drivers do.
+ * memory-mapped page otherwise.  Both are what the APIC drivers do.  The
+ * mode comes from the exported x2apic_mode, set once at boot:
+ * x2apic_enabled() would read MSR_IA32_APICBASE on every PMI (a VM exit
+ * under a hypervisor).  This bypasses APIC drivers that are not the
+ * native ones (Xen PV, UV); kprofile does not support those.
  */
 #include <asm/apic.h>
 #if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 static inline void kp_compat_lvtpc_write(u32 val)
 {
-	if (x2apic_enabled())
+	if (x2apic_mode)
 		native_apic_msr_write(APIC_LVTPC, val);
 	else
 		native_apic_mem_write(APIC_LVTPC, val);

@@ -51,21 +51,25 @@ void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
 	h->mode = k->mode;
 	h->users = k->users;
 	strscpy(h->owner, k->owner, sizeof(h->owner));
-	if (k->kind != KP_HOLDER_FREE || !pmu->ops)
-		return;
-	/* Free here: is it free for Linux too? */
-	if (pmu->arbiter->reserve(pmu, idx))
-		pmu->arbiter->release(pmu, idx);
-	else
+	/*
+	 * Never ask Linux by reserving and releasing: perf's own reservation
+	 * is all or nothing, so a probe makes a concurrent perf_event_open()
+	 * or NMI-watchdog enable fail.  A counter is perf's when Linux
+	 * refused it at kprofile's last real attempt to take it.
+	 */
+	if (k->kind == KP_HOLDER_FREE && pmu->ops &&
+	    (pmu->perf_refused & BIT_ULL(idx)))
 		h->kind = KP_HOLDER_PERF;
 }
 
 /**
- * kp_pmu_holder() - who holds counter @idx now.
+ * kp_pmu_holder() - who holds counter @idx, as far as kprofile knows.
  * @pmu: the layer.
  * @idx: a counter, < desc->num_counters.
- * @h:   filled in; a counter kprofile does not hold but Linux's arbitration
- *	 refuses is KP_HOLDER_PERF.
+ * @h:   filled in; a counter kprofile does not hold is KP_HOLDER_PERF when
+ *	 Linux's arbitration refused it at kprofile's last attempt to take
+ *	 it (arming, reserving, thread profiling), else KP_HOLDER_FREE.
+ *	 Linux is not asked: that would disturb perf.
  *
  * Takes @pmu->lock.
  */
@@ -183,9 +187,13 @@ int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 	for (i = 0; i < n; i++) {
 		if (!(mask & BIT_ULL(i)))
 			continue;
-		if (pmu->counters[i].kind != KP_HOLDER_FREE ||
-		    !pmu->arbiter->reserve(pmu, i))
+		if (pmu->counters[i].kind != KP_HOLDER_FREE)
 			break;
+		if (!pmu->arbiter->reserve(pmu, i)) {
+			pmu->perf_refused |= BIT_ULL(i);
+			break;
+		}
+		pmu->perf_refused &= ~BIT_ULL(i);
 		taken |= BIT_ULL(i);
 	}
 	if (taken != mask) {

@@ -333,7 +333,10 @@ out_cpus:
  * @counter_mask: out: the counters reserved (may be NULL).
  *
  * The holder programs the counters itself (event select MSRs
- * desc->evtsel_base + i, counters counter_base + i).
+ * desc->evtsel_base + i, counters counter_base + i), sets their bits in
+ * the global control where there is one, and writes counter values with
+ * the legacy (32-bit, sign-extended) or full-width semantics: the rules
+ * are in include/linux/kprofile.h ("reserving counters").
  * Context: process; may sleep.
  *
  * Return: the reservation, or an ERR_PTR(): -EINVAL, -EOPNOTSUPP, -EBUSY
