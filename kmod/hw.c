@@ -5,7 +5,6 @@
  */
 #include <linux/errno.h>
 #include <linux/kprobes.h>
-#include <asm/processor.h>
 
 #include "compat.h"
 #include "hw.h"

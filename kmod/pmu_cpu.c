@@ -223,22 +223,19 @@ void kp_pmu_hotplug_remove(struct kp_pmu *pmu)
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_remove);
 
-static void kp_pmu_resume(void)
+static KP_SYSCORE_RESUME(kp_pmu_resume)
 {
 	kp_pmu_resume_cpu(&kp_dev.pmu);
 }
 
 /* syscore shutdown: the CPU that reboots or kexecs, interrupts off. */
-static void kp_pmu_syscore_shutdown(void)
+static KP_SYSCORE_SHUTDOWN(kp_pmu_syscore_shutdown)
 {
 	WRITE_ONCE(kp_dev.pmu.shut_down, true);
 	kp_pmu_stop_cpu(&kp_dev.pmu);
 }
 
-static struct syscore_ops kp_pmu_syscore_ops = {
-	.resume = kp_pmu_resume,
-	.shutdown = kp_pmu_syscore_shutdown,
-};
+KP_DEFINE_SYSCORE(kp_pmu_syscore, kp_pmu_resume, kp_pmu_syscore_shutdown);
 
 /* Reboot, halt, power-off and kexec: every CPU is still online here. */
 static int kp_pmu_reboot(struct notifier_block *nb, unsigned long action,
@@ -284,7 +281,7 @@ int kp_pmu_init(struct kp_device *dev)
 	ret = kp_pmu_hotplug_add(pmu);
 	if (ret)
 		goto err_nmi;
-	register_syscore_ops(&kp_pmu_syscore_ops);
+	kp_compat_register_syscore(&kp_pmu_syscore);
 	register_reboot_notifier(&kp_pmu_reboot_nb);
 	return 0;
 
@@ -311,7 +308,7 @@ void kp_pmu_exit(struct kp_device *dev)
 
 	if (pmu->ops) {
 		unregister_reboot_notifier(&kp_pmu_reboot_nb);
-		unregister_syscore_ops(&kp_pmu_syscore_ops);
+		kp_compat_unregister_syscore(&kp_pmu_syscore);
 		kp_pmu_hotplug_remove(pmu);
 		kp_nmi_unregister(pmu);
 	}
