@@ -189,6 +189,7 @@ static void kp_regs_full_width(struct kunit *test)
 	val = kp_fake_msr_get(fake, cpu, PMC0 + 2);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, val, 0x923456789abcULL);
+	kp_pmu_fix_interval(fix, MISPRED, 10000);
 	kp_fake_log_clear(fake);
 	arm_ok(test, fix, MISPRED);
 	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,
