@@ -98,4 +98,16 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 }
 #endif
 
+/*
+ * CAP_PERFMON arrived in 5.8 (perfmon_capable(): CAP_PERFMON or
+ * CAP_SYS_ADMIN); before, perf's privileged operations needed
+ * CAP_SYS_ADMIN.  Machine-wide changes and privileged profiles use this.
+ */
+#include <linux/capability.h>
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
+#define kp_compat_perfmon_capable()	perfmon_capable()
+#else
+#define kp_compat_perfmon_capable()	capable(CAP_SYS_ADMIN)
+#endif
+
 #endif /* _KPROFILE_COMPAT_H */
