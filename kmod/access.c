@@ -140,7 +140,8 @@ int kp_access_thread_creds(struct task_struct *t)
 	/* Dumpability after the credentials (pairs with commit_creds()). */
 	smp_rmb();
 	if (ok && !kp_task_dumpable(t)) {
-		ns = t->mm ? t->mm->user_ns : &init_user_ns;
+		ns = t->mm ? kp_compat_dump_ns(t, t->mm) :
+			     kp_compat_dump_ns_nomm(t);
 		ok = ns_capable(ns, CAP_SYS_PTRACE);
 	}
 	task_unlock(t);
@@ -174,7 +175,7 @@ static int kp_access_thread_lsm(struct task_struct *t)
 	c->fsgid = c->gid;
 	old = override_creds(c);
 	snprintf(name, sizeof(name), "%d/maps", nr);
-	f = file_open_root_mnt(kp_proc_mnt, name, O_RDONLY, 0);
+	f = kp_compat_file_open_root_mnt(kp_proc_mnt, name, O_RDONLY, 0);
 	revert_creds(old);
 	put_cred(c);
 	if (!IS_ERR(f)) {
@@ -293,7 +294,7 @@ int kp_perf_event_paranoid(void)
 
 	if (!kp_proc_mnt)
 		return KP_PARANOID_DEFAULT;
-	f = file_open_root_mnt(kp_proc_mnt, "sys/kernel/perf_event_paranoid",
+	f = kp_compat_file_open_root_mnt(kp_proc_mnt, "sys/kernel/perf_event_paranoid",
 			       O_RDONLY, 0);
 	if (IS_ERR(f))
 		return KP_PARANOID_DEFAULT;

@@ -10,8 +10,9 @@
 
 #include <linux/mm_types.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/types.h>
+
+#include "compat.h"
 
 /**
  * kp_task_dumpable() - whether @task is dumpable, as ptrace sees it.
@@ -20,6 +21,7 @@
  * A task with an mm is dumpable when its mm is SUID_DUMP_USER; a task
  * without one (a kernel thread, or a task past exit_mm()) only as its
  * user_dumpable flag says (task_still_dumpable() in kernel/ptrace.c).
+ * How dumpability is read depends on the kernel (compat.h).
  * Context: any, NMI included.
  *
  * Return: true when dumpable.
@@ -29,8 +31,8 @@ static inline bool kp_task_dumpable(struct task_struct *task)
 	struct mm_struct *mm = READ_ONCE(task->mm);
 
 	if (mm)
-		return get_dumpable(mm) == SUID_DUMP_USER;
-	return task->user_dumpable;
+		return kp_compat_dumpable(task, mm);
+	return kp_compat_dumpable_nomm(task);
 }
 
 int kp_access_init(void);

@@ -40,7 +40,6 @@
 #include <linux/pagemap.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/uaccess.h>
@@ -148,7 +147,7 @@ int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 
 	if (!access_ok(ubuf, bytes))
 		return -EFAULT;
-	if (fault_in_safe_writeable(ubuf, bytes))
+	if (kp_compat_fault_in_writeable(ubuf, bytes))
 		return -EFAULT;
 	return 0;
 }

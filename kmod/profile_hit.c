@@ -22,7 +22,6 @@
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/rculist.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
 
