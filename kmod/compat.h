@@ -130,11 +130,14 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #include <linux/fs.h>
 #include <linux/mount.h>
 #if KERNEL_VERSION(5, 15, 0) <= LINUX_VERSION_CODE
-#define kp_compat_file_open_root_mnt(mnt, name, flags, mode) \
-	file_open_root_mnt(mnt, name, flags, mode)
+#define kp_compat_file_open_root_mnt	file_open_root_mnt
 #else
-#define kp_compat_file_open_root_mnt(mnt, name, flags, mode) \
-	file_open_root((mnt)->mnt_root, mnt, name, flags, mode)
+static inline struct file *
+kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
+			     int flags, umode_t mode)
+{
+	return file_open_root(mnt->mnt_root, mnt, name, flags, mode);
+}
 #endif
 
 /*
