@@ -113,6 +113,37 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
+ * CAP_PERFMON arrived in 5.8 (perfmon_capable(): CAP_PERFMON or
+ * CAP_SYS_ADMIN); before, perf's privileged operations needed
+ * CAP_SYS_ADMIN.  Machine-wide changes and privileged profiles use this.
+ */
+#include <linux/capability.h>
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
+#define kp_compat_perfmon_capable()	perfmon_capable()
+#else
+#define kp_compat_perfmon_capable()	capable(CAP_SYS_ADMIN)
+#endif
+
+/*
+ * Opening a path below a mount's root: file_open_root_mnt() since
+ * file_open_root() took a struct path (5.15, "take file_open_root() and
+ * open_by_handle_at() to using struct path"); before,
+ * file_open_root(dentry, mnt, ...).
+ */
+#include <linux/fs.h>
+#include <linux/mount.h>
+#if KERNEL_VERSION(5, 15, 0) <= LINUX_VERSION_CODE
+#define kp_compat_file_open_root_mnt	file_open_root_mnt
+#else
+static inline struct file *
+kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
+			     int flags, umode_t mode)
+{
+	return file_open_root(mnt->mnt_root, mnt, name, flags, mode);
+}
+#endif
+
+/*
  * The sched_process_exit tracepoint gained group_dead in 6.16
  * (3e816361e94a, "sched/tracepoints: Move and extend the
  * sched_process_exit() tracepoint").  Probes are registered through a
@@ -254,6 +285,10 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
 				       lockdep_is_held(&task->alloc_lock));
 	return es->user_ns;
 }
+
+/* A task without an mm: its exec state says, as for any task. */
+#define kp_compat_dumpable_nomm(task)	kp_compat_dumpable(task, NULL)
+#define kp_compat_dump_ns_nomm(task)	kp_compat_dump_ns(task, NULL)
 #else
 #include <linux/sched/coredump.h>
 static inline bool kp_compat_dumpable(struct task_struct *task,
@@ -267,6 +302,20 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
 {
 	return mm->user_ns;
 }
+
+/*
+ * A task without an mm (a kernel thread, or past exit_mm()): since
+ * task->user_dumpable (6.1 and 6.12 stable, which have it), dumpable as
+ * that flag says, overridden by CAP_SYS_PTRACE in the initial namespace
+ * (task_still_dumpable()); before, the kernel counted such a task as
+ * dumpable.
+ */
+#if KERNEL_VERSION(6, 1, 0) <= LINUX_VERSION_CODE
+#define kp_compat_dumpable_nomm(task)	((bool)(task)->user_dumpable)
+#else
+#define kp_compat_dumpable_nomm(task)	true
+#endif
+#define kp_compat_dump_ns_nomm(task)	(&init_user_ns)
 #endif
 
 /*

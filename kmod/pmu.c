@@ -16,6 +16,7 @@
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
+#include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -262,6 +263,8 @@ void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
 	k->all_cpus = false;
 	cpumask_clear(k->cpus);
 	k->owner[0] = '\0';
+	put_pid(k->owner_pid);
+	k->owner_pid = NULL;
 }
 
 /**

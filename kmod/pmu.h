@@ -44,6 +44,7 @@
 #include "hw.h"
 #include "sources.h"
 
+struct pid;
 struct pt_regs;
 struct kp_device;
 struct kp_pmu;
@@ -195,6 +196,8 @@ struct kp_claim {
  * @claim:    RESERVED: overflow claim, or NULL (read by the NMI path
  *	      under RCU).
  * @owner:    RESERVED, COUNTING: who, for messages.
+ * @owner_pid: RESERVED by a process: it (a reference), so that messages
+ *	      give its id in the pid namespace of whoever reads them.
  */
 struct kp_counter {
 	enum kp_holder kind;
@@ -206,6 +209,7 @@ struct kp_counter {
 	cpumask_var_t cpus;
 	struct kp_claim __rcu *claim;
 	char owner[32];
+	struct pid *owner_pid;
 };
 
 /**
@@ -316,6 +320,7 @@ void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
 			  struct kp_counter_holder *h);
 void kp_pmu_busy_reason(struct kp_pmu *pmu, char *reason, size_t len);
 void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len);
+void kp_pmu_set_owner_pid(struct kp_pmu *pmu, u64 mask, struct pid *pid);
 int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 		struct kp_claim *claim, char *reason, size_t len);
 void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask);

@@ -13,6 +13,8 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 
+#include <linux/pid.h>
+
 #include "compat.h"
 #include "pmu.h"
 
@@ -50,7 +52,11 @@ void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
 	h->source = k->source;
 	h->mode = k->mode;
 	h->users = k->users;
-	strscpy(h->owner, k->owner, sizeof(h->owner));
+	if (k->owner_pid)
+		scnprintf(h->owner, sizeof(h->owner), "%s %d", k->owner,
+			  pid_vnr(k->owner_pid));
+	else
+		strscpy(h->owner, k->owner, sizeof(h->owner));
 	/*
 	 * Never ask Linux by reserving and releasing: perf's own reservation
 	 * is all or nothing, so a probe makes a concurrent perf_event_open()
@@ -230,6 +236,33 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hold);
+
+/**
+ * kp_pmu_set_owner_pid() - name the process that holds reserved counters.
+ * @pmu:  the layer.
+ * @mask: counters kp_pmu_hold() took.
+ * @pid:  the process; each counter takes a reference (put when freed).
+ *
+ * Messages then give the holder as its owner string and the process's id
+ * in the pid namespace of the caller that reads them (pid_vnr(); 0 when
+ * it is not visible there), not the id in the holder's namespace.
+ * Context: process; takes @pmu->lock.
+ */
+void kp_pmu_set_owner_pid(struct kp_pmu *pmu, u64 mask, struct pid *pid)
+{
+	unsigned int i;
+
+	mutex_lock(&pmu->lock);
+	for (i = 0; i < pmu->desc->num_counters; i++) {
+		if (!(mask & BIT_ULL(i)) ||
+		    pmu->counters[i].kind != KP_HOLDER_RESERVED)
+			continue;
+		put_pid(pmu->counters[i].owner_pid);
+		pmu->counters[i].owner_pid = get_pid(pid);
+	}
+	mutex_unlock(&pmu->lock);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_set_owner_pid);
 
 /**
  * kp_pmu_unhold() - HalFreeHardwareCounters: give reserved counters back.

@@ -253,7 +253,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 	struct file *file;
 	int fd, ret;
 
-	if (!perfmon_capable())
+	if (!kp_compat_perfmon_capable())
 		return -EPERM;
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;
@@ -277,8 +277,8 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 			goto out_cpus;
 		}
 	}
-	snprintf(owner, sizeof(owner), "reserved by pid %d",
-		 task_tgid_nr(current));
+	/* The pid is added when read, in the reader's pid namespace. */
+	strscpy(owner, "reserved by pid", sizeof(owner));
 	ret = kp_reserve(&dev->pmu, descs, req.nr_descs,
 			 req.cpus_size ? cpus : NULL, NULL, NULL, owner, &r,
 			 reason, sizeof(reason));
@@ -286,6 +286,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 		pr_debug(KP_NAME ": reserve: %s\n", reason);
 		goto out_descs;
 	}
+	kp_pmu_set_owner_pid(&dev->pmu, r->mask, task_tgid(current));
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {
 		ret = fd;
