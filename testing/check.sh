@@ -3,7 +3,8 @@
 #
 # make check: every test layer, one summary.
 #
-# Layers, in order (KP_LAYERS="build tool host kunit vm static" selects):
+# Layers, in order (KP_LAYERS="build tool host kunit vm debugvm static"
+# selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
 #   tool    the tool's GoogleTest unit tests (ctest)
@@ -11,6 +12,9 @@
 #   kunit   the KUnit suites in the plain and the debug KUnit kernel
 #   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
 #           AMD CPU models
+#   debugvm the debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
+#           ...; testing/debugvm): the guest tests on both CPU models, the
+#           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
 #   static  checkpatch --strict and sparse
 #
 # What counts as one test: a KUnit test case or parameter, a guest TAP
@@ -23,7 +27,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm static}
+layers=${KP_LAYERS:-build tool host kunit vm debugvm static}
 logs=$KP_BUILD/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -161,6 +165,10 @@ fi
 if have vm; then
 	run_counted vm-intel vm_tests intel
 	run_counted vm-amd vm_tests amd
+fi
+if have debugvm; then
+	run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
+	run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd --steps "suite leak"
 fi
 if have static; then
 	run_counted checkpatch "$KP_ROOT/testing/static/checkpatch.sh"

@@ -27,6 +27,12 @@ not_ok() {
 	[ $# = 0 ] || printf '%s\n' "$*" | head -n 30 | sed 's/^/# /'
 }
 kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | tail -n1; }
+# progress: show kpfuzz's progress and round lines as they come
+progress() {
+	while read -r l; do
+		case $l in progress* | round* | failing*) echo "# $l" ;; esac
+	done
+}
 has() { case " $DEBUGVM_STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
 planned=0
 for s in $DEBUGVM_STEPS; do
@@ -50,8 +56,9 @@ echo "1..$planned"
 
 if has fuzz; then
 	t0=$(date +%s)
-	kpfuzz check --seed "$FUZZ_SEED" --scale "$FUZZ_SCALE" >$out/fuzz.out 2>$out/fuzz.err
-	frc=$?
+	{ kpfuzz check --seed "$FUZZ_SEED" --scale "$FUZZ_SCALE" ${FUZZ_PHASES:+--phases "$FUZZ_PHASES"} 2>$out/fuzz.err
+	  echo $? >$out/fuzz.rc; } | tee $out/fuzz.out | progress
+	frc=$(cat $out/fuzz.rc)
 	calls=$(kv calls $out/fuzz.out)
 	echo "# fuzz: $(grep '^phase=' $out/fuzz.out | tr '\n' ' ')"
 	echo "# fuzz: $(tail -n1 $out/fuzz.out) ($(($(date +%s) - t0)) s)"
@@ -64,8 +71,9 @@ if has fuzz; then
 fi
 
 if has fuzzlong; then
-	kpfuzz fuzz --seconds "$FUZZ_SECONDS" --seed "$FUZZ_SEED" >$out/fuzz.out 2>$out/fuzz.err
-	frc=$?
+	{ kpfuzz fuzz --seconds "$FUZZ_SECONDS" --seed "$FUZZ_SEED" 2>$out/fuzz.err
+	  echo $? >$out/fuzz.rc; } | tee $out/fuzz.out | progress
+	frc=$(cat $out/fuzz.rc)
 	grep -E '^(failing seed|calls)=|^failing' $out/fuzz.out | sed 's/^/# /'
 	if [ $frc = 0 ]; then
 		ok "fuzz for ${FUZZ_SECONDS}s from seed $FUZZ_SEED: $(tail -n1 $out/fuzz.out)"

@@ -40,6 +40,7 @@ struct obj {
 	uint64_t nb;		/* buckets */
 	int started;
 	int tainted;		/* buffer unmapped/replaced: no sum checks */
+	int gone;		/* buffer unmapped: never START again */
 	uint64_t stop_hits;	/* hits when last stopped */
 };
 
@@ -276,9 +277,26 @@ static void op_create_fuzzed(struct kpf_ctx *c, struct pool *p)
 	(void)p;
 }
 
+/* A tainted profile's state is whatever the module says it is. */
+static void resync(struct kpf_ctx *c, struct obj *o)
+{
+	struct kprofile_profile_stats st;
+
+	if (kpf_stats(c, o->fd, &st) == 0)
+		o->started = st.started;
+}
+
 static void op_start(struct kpf_ctx *c, struct obj *o)
 {
-	long ret = kpf_ioctl(c, o->fd, KPF_PROFILE, KPROFILE_IOC_START, NULL);
+	long ret;
+
+	if (o->gone && !o->started)
+		return;
+	ret = kpf_ioctl(c, o->fd, KPF_PROFILE, KPROFILE_IOC_START, NULL);
+	if (o->tainted) {	/* the module may have stopped it (R1) */
+		resync(c, o);
+		return;
+	}
 
 	if (o->started) {
 		if (ret != -EBUSY)
@@ -293,8 +311,6 @@ static void op_start(struct kpf_ctx *c, struct obj *o)
 	}
 	if (c->memlock0 && c->priv != KPF_ROOT && ret == -ENOMEM)
 		return;
-	if (o->tainted && (ret == -EFAULT || ret == -ENOMEM))
-		return;
 	kpf_fail(c, "START of a stopped profile: %s", strerror((int)-ret));
 }
 
@@ -302,6 +318,11 @@ static void op_stop(struct kpf_ctx *c, struct obj *o)
 {
 	struct kprofile_profile_stats st;
 	long ret = kpf_ioctl(c, o->fd, KPF_PROFILE, KPROFILE_IOC_STOP, NULL);
+
+	if (o->tainted) {
+		resync(c, o);
+		return;
+	}
 
 	if (!o->started) {
 		if (ret != -EALREADY)
@@ -324,6 +345,10 @@ static void op_stats(struct kpf_ctx *c, struct obj *o)
 
 	if (kpf_stats(c, o->fd, &st))
 		return;
+	if (o->tainted) {
+		o->started = st.started;
+		return;
+	}
 	if (st.started != (uint32_t)o->started)
 		kpf_fail(c, "stats.started=%u, the profile is %s", st.started,
 			 o->started ? "started" : "stopped");
@@ -339,19 +364,24 @@ static void op_stats(struct kpf_ctx *c, struct obj *o)
 			 (unsigned long long)st.hits);
 }
 
-/* Unmap, replace or protect a started profile's buffer (R1). */
+/*
+ * Replace, zap, protect or unmap a started profile's buffer (R1).  Never
+ * munmap() and map again: another thread may get the gap in between, and
+ * MAP_FIXED would then clobber its memory.  An unmapped buffer is gone
+ * for good: its profile is never started again (START would pin whatever
+ * another thread maps at that address later).
+ */
 static void op_memgame(struct kpf_ctx *c, struct obj *o)
 {
 	void *p;
 
 	kpf_hot(2000);
-	switch (kpf_below(&c->rng, 4)) {
-	case 0:
-		munmap(o->buf, o->maplen);
+	switch (kpf_below(&c->rng, 5)) {
+	case 0:	/* replaced by new pages, in one step */
 		p = mmap(o->buf, o->maplen, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 		if (p == MAP_FAILED)
-			o->buf = NULL;
+			kpf_fail(c, "mmap(MAP_FIXED) over a buffer failed");
 		break;
 	case 1:
 		mprotect(o->buf, o->maplen, PROT_NONE);
@@ -363,13 +393,14 @@ static void op_memgame(struct kpf_ctx *c, struct obj *o)
 		kpf_hot(20000);
 		mprotect(o->buf, o->maplen, PROT_READ | PROT_WRITE);
 		return;
-	default:	/* unmapped while started; mapped again before release */
+	case 3:	/* zapped: the process sees zeros from here on */
+		madvise(o->buf, o->maplen, MADV_DONTNEED);
+		break;
+	default: /* unmapped while started */
 		munmap(o->buf, o->maplen);
+		o->buf = NULL;
+		o->gone = 1;
 		kpf_hot(20000);
-		p = mmap(o->buf, o->maplen, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-		if (p == MAP_FAILED)
-			o->buf = NULL;
 	}
 	o->tainted = 1;
 }
@@ -458,7 +489,7 @@ static void op_fork(struct kpf_ctx *c, struct pool *p)
 			struct kprofile_profile_stats s;
 			long ret;
 
-			if (o->fd < 0 || o->kind != KPF_PROFILE)
+			if (o->fd < 0 || o->kind != KPF_PROFILE || o->tainted)
 				continue;
 			ret = kpf_ioctl(c, o->fd, KPF_PROFILE, KPROFILE_IOC_START, NULL);
 			if (ret != (o->started ? -EBUSY : -EXDEV))
