@@ -253,7 +253,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 	struct file *file;
 	int fd, ret;
 
-	if (!perfmon_capable())
+	if (!kp_compat_perfmon_capable())
 		return -EPERM;
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;

@@ -71,7 +71,7 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 		mutex_unlock(&t->lock);
 		scnprintf(reason, len,
 			  "thread profiling is in use by pid %d; one client at a time",
-			  t->client_pid);
+			  pid_vnr(t->client_pid));
 		put_pid_ns(c->ns);
 		kfree(c);
 		return ERR_PTR(-EBUSY);
@@ -89,7 +89,7 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 		c->nr_idx++;
 	}
 	t->client = c;
-	t->client_pid = task_tgid_nr(current);
+	t->client_pid = get_pid(task_tgid(current));
 	mutex_unlock(&t->lock);
 	return c;
 }
@@ -116,7 +116,8 @@ void kp_thread_client_free(struct kp_thread_client *c)
 	mutex_lock(&t->lock);
 	WARN_ON_ONCE(t->client != c);
 	t->client = NULL;
-	t->client_pid = 0;
+	put_pid(t->client_pid);
+	t->client_pid = NULL;
 	mutex_unlock(&t->lock);
 	kfree(c);
 }
@@ -311,6 +312,38 @@ void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exited);
 
+/**
+ * kp_thread_exec_stopped() - @task, current, executed a program that left
+ *	it non-dumpable (sched_process_exec).
+ * @c:    the client.
+ * @task: current.
+ * @tsc:  the TSC now.
+ *
+ * Nothing when it is not profiled.  Else it is charged up to now and
+ * leaves the hash table (so threads it creates do not join either), and
+ * stays listed with KPROFILE_THREAD_EXEC_STOPPED and the name it had
+ * before the exec.
+ * Context: the exec'ing thread, preemption off; takes @c->lock.
+ */
+void kp_thread_exec_stopped(struct kp_thread_client *c,
+			    struct task_struct *task, u64 tsc)
+{
+	struct kp_thread_task *e;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	e = kp_thread_find(c, task);
+	if (e) {
+		kp_thread_switch_out(c, e, tsc);
+		hash_del_rcu(&e->hnode);
+		WRITE_ONCE(e->task, NULL);
+		WRITE_ONCE(e->exec_stopped, true);
+		c->exec_stopped = true;
+	}
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exec_stopped);
+
 static void kp_thread_stop_cpu(void *info)
 {
 	struct kp_thread_client *c = info;
@@ -332,6 +365,26 @@ void kp_thread_stop_all_cpus(struct kp_thread_client *c)
 		on_each_cpu(kp_thread_stop_cpu, c, 1);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_stop_all_cpus);
+
+/* Entries the list and read ioctls walk with interrupts off at a time. */
+#define KP_THREAD_BATCH		64
+
+/*
+ * Every KP_THREAD_BATCH entries of a walk of @c->all, let interrupts and
+ * the scheduler in: @c->lock is dropped and taken again.  The walk's
+ * cursor stays valid: entries leave @c->all only when the client is
+ * freed, which cannot happen during an ioctl on its fd.
+ */
+static void kp_thread_batch(struct kp_thread_client *c, unsigned long *flags,
+			    u32 n)
+	__must_hold(&c->lock)
+{
+	if (n % KP_THREAD_BATCH)
+		return;
+	raw_spin_unlock_irqrestore(&c->lock, *flags);
+	cond_resched();
+	raw_spin_lock_irqsave(&c->lock, *flags);
+}
 
 /*
  * What @e has counted, including the slice it is running now when it is
@@ -367,7 +420,7 @@ static void kp_thread_snapshot(struct kp_thread_client *c,
  *
  * A thread running on another CPU is counted up to its last switch-in;
  * the caller's own running slice is included.
- * Context: process; takes @c->lock.
+ * Context: process; takes @c->lock, KP_THREAD_BATCH entries at a time.
  */
 void kp_thread_read(struct kp_thread_client *c,
 		    struct kprofile_thread_data *d)
@@ -375,7 +428,7 @@ void kp_thread_read(struct kp_thread_client *c,
 	u64 sw, cyc, hw[KPROFILE_MAX_COUNTERS];
 	struct kp_thread_task *e;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	memset(d, 0, sizeof(*d));
 	d->size = sizeof(*d);
@@ -393,8 +446,11 @@ void kp_thread_read(struct kp_thread_client *c,
 		d->cycle_time += cyc;
 		for (i = 0; i < KPROFILE_MAX_COUNTERS; i++)
 			d->hw_counters[i] += hw[i];
+		kp_thread_batch(c, &flags, ++n);
 	}
 	d->threads = c->nr;
+	if (c->exec_stopped)
+		d->flags |= KPROFILE_THREAD_EXEC_STOPPED;
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_read);
@@ -405,7 +461,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_thread_read);
  * @out:  room for @room entries (kernel memory).
  * @room: entries at @out.
  *
- * Context: process; takes @c->lock.
+ * Context: process; takes @c->lock, KP_THREAD_BATCH entries at a time.
  *
  * Return: the number of entries the client has; min(that, @room) were
  * written.
@@ -429,14 +485,16 @@ u32 kp_thread_list(struct kp_thread_client *c,
 				o->flags |= KPROFILE_THREAD_COUNTERS_VALID;
 			if (READ_ONCE(e->exited))
 				o->flags |= KPROFILE_THREAD_EXITED;
-			else
+			if (READ_ONCE(e->exec_stopped))
+				o->flags |= KPROFILE_THREAD_EXEC_STOPPED;
+			else if (!READ_ONCE(e->exited))
 				strscpy_pad(e->comm, e->task->comm,
 					    sizeof(e->comm));
 			memcpy(o->comm, e->comm, sizeof(o->comm));
 			kp_thread_snapshot(c, e, &o->context_switches,
 					   &o->cycle_time, o->hw_counters);
 		}
-		n++;
+		kp_thread_batch(c, &flags, ++n);
 	}
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 	return n;

@@ -25,14 +25,20 @@
  * cycles only advance while a profiled thread runs.  A thread created by a
  * profiled one (sched_process_fork) joins with KPROFILE_THREAD_INHERIT; a
  * thread that exits (sched_process_exit) is charged up to then, leaves the
- * hash table and stays listed as exited until the client is closed.
+ * hash table and stays listed as exited until the client is closed.  A
+ * thread that executes a program leaving it non-dumpable (set-user-ID)
+ * leaves the same way, listed as exec-stopped: as perf, kprofile does not
+ * count privileged programs for an unprivileged client.
  *
  * Locking
  * -------
  * kp_threads.lock (mutex) protects the configuration and the client
  * pointer: set, query, enable and release take it.  kp_thread_client.lock
  * (raw spinlock: taken in tracepoint context with preemption off) protects
- * the client's hash table and list writers, @nr and @lost; readers of the
+ * the client's hash table and list writers, @nr and @lost; the list and
+ * read ioctls walk @all under it in batches (the list only grows, and
+ * entries are freed only with the client), re-enabling interrupts between
+ * batches; readers of the
  * hash table in the switch hook use RCU (the tracepoint runs with
  * preemption disabled) and take no lock.  An entry's counts are written
  * only on the CPU its thread runs on, in the hooks (one writer, with
@@ -71,6 +77,8 @@ struct task_struct;
  * @comm:    its command name, updated when it exits.
  * @running: switched in (counters started on its CPU, @in_tsc valid).
  * @exited:  it passed sched_process_exit.
+ * @exec_stopped: it executed a program that left it non-dumpable and
+ *	     counts no more (thread_fd.c's exec hook).
  * @in_tsc:  TSC when it was last switched in.
  * @switches: times switched in while profiled.
  * @cycles:  TSC cycles it ran while profiled.
@@ -85,6 +93,7 @@ struct kp_thread_task {
 	char comm[16];
 	bool running;
 	bool exited;
+	bool exec_stopped;
 	u64 in_tsc;
 	u64 switches;
 	u64 cycles;
@@ -100,6 +109,7 @@ struct kp_thread_task {
  * @all:      every entry, live and exited, in join order.
  * @nr:       entries on @all.
  * @lost:     threads that could not join (allocation, KP_THREAD_MAX).
+ * @exec_stopped: some entry is exec_stopped; written under @lock.
  * @flags:    KPROFILE_THREAD_* from the enable request.
  * @count:    configuration entries at enable time (hw_counter_count).
  * @nr_idx:   entries of @idx in use.
@@ -117,6 +127,7 @@ struct kp_thread_client {
 	struct list_head all;
 	unsigned int nr;
 	unsigned int lost;
+	bool exec_stopped;
 	u32 flags;
 	u32 count;
 	unsigned int nr_idx;
@@ -139,7 +150,8 @@ struct kp_thread_client {
  * @config: the configuration; @config[i].index is the counter entry i
  *	    holds (claimed as a counting counter).
  * @client: the active client, or NULL.
- * @client_pid: the process that enabled it, for messages.
+ * @client_pid: the process that enabled it (a reference), for messages:
+ *	    they give its id in the pid namespace of whoever reads them.
  */
 struct kp_threads {
 	struct kp_pmu *pmu;
@@ -148,7 +160,7 @@ struct kp_threads {
 	u32 count;
 	struct kprofile_hw_counter config[KPROFILE_MAX_COUNTERS];
 	struct kp_thread_client *client;
-	pid_t client_pid;
+	struct pid *client_pid;
 };
 
 /* hwconfig.c */
@@ -176,6 +188,8 @@ void kp_thread_switch_out(struct kp_thread_client *c,
 			  struct kp_thread_task *e, u64 tsc);
 void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
 		      u64 tsc);
+void kp_thread_exec_stopped(struct kp_thread_client *c,
+			    struct task_struct *task, u64 tsc);
 void kp_thread_stop_all_cpus(struct kp_thread_client *c);
 void kp_thread_read(struct kp_thread_client *c,
 		    struct kprofile_thread_data *d);

@@ -3,7 +3,7 @@
 #
 # make check: every test layer, one summary.
 #
-# Layers, in order (KP_LAYERS="build tool host kunit vm debugvm static"
+# Layers, in order (KP_LAYERS="build tool host kunit vm debugvm matrix static"
 # selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
@@ -15,6 +15,9 @@
 #   debugvm the debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
 #           ...; testing/debugvm): the guest tests on both CPU models, the
 #           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
+#   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
+#           one line per layer: build-K (-Werror, self-built tree) and
+#           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh)
 #   static  checkpatch --strict and sparse
 #
 # What counts as one test: a KUnit test case or parameter, a guest TAP
@@ -27,7 +30,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm debugvm static}
+layers=${KP_LAYERS:-build tool host kunit vm debugvm matrix static}
 logs=$KP_BUILD/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -169,6 +172,16 @@ fi
 if have debugvm; then
 	run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
 	run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd --steps "suite leak"
+fi
+if have matrix; then
+	while read -r layer k; do
+		# The kunit layer's kunit-plain is this very run on 6.1.
+		if [ "$layer $k" = "kunit 6.1" ] && have kunit; then
+			echo "-- kunit-6.1: is kunit-plain above"
+			continue
+		fi
+		run_counted "$layer-$k" "$KP_ROOT/testing/matrix/kunit.sh" "$layer" "$k"
+	done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
 fi
 if have static; then
 	run_counted checkpatch "$KP_ROOT/testing/static/checkpatch.sh"

@@ -14,7 +14,13 @@
  *                        sum_ok= (per-thread sums equal the totals)
  *   kp-thread config     hardware-counter configuration errors:
  *                        too_many=<errno> empty=<errno or 0> reason=
+ *   kp-thread exec-child PROG [ARGS]
+ *                        enable with INHERIT, fork a child that becomes
+ *                        uid 65534 and execs PROG, wait for it, list:
+ *                        child_found= child_exec_stopped= child_cycles=
+ *                        exec_stopped= (the totals' flag)
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -184,6 +190,51 @@ static int mode_config(void)
 	return 0;
 }
 
+static int mode_exec_child(char **argv)
+{
+	struct kprofile_thread_entry ent[16];
+	struct kprofile_thread_list lst = {
+		.count = 16, .entries = (uintptr_t)ent,
+	};
+	struct kprofile_thread_data d;
+	int dev = open_dev(), tp, found = 0;
+	unsigned long long cycles = 0;
+	__u32 i, flags = 0;
+	pid_t child;
+
+	tp = enable(dev, KPROFILE_THREAD_INHERIT);
+	if (tp < 0) {
+		printf("enable=%s\n", ename(errno));
+		return 1;
+	}
+	child = fork();
+	if (child == 0) {
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(3);
+		execv(argv[0], argv);
+		_exit(4);
+	}
+	waitpid(child, NULL, 0);
+	if (ioctl(tp, KPROFILE_IOC_THREAD_LIST, &lst) ||
+	    ioctl(tp, KPROFILE_IOC_THREAD_READ, &d)) {
+		printf("read=%s\n", ename(errno));
+		return 1;
+	}
+	for (i = 0; i < lst.count && i < 16; i++) {
+		if (ent[i].tid != child)
+			continue;
+		found = 1;
+		flags = ent[i].flags;
+		cycles = ent[i].cycle_time;
+	}
+	printf("child_found=%d\nchild_exec_stopped=%d\nchild_cycles=%llu\n"
+	       "exec_stopped=%d\n", found,
+	       !!(flags & KPROFILE_THREAD_EXEC_STOPPED), cycles,
+	       !!(d.flags & KPROFILE_THREAD_EXEC_STOPPED));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -195,6 +246,8 @@ int main(int argc, char **argv)
 		return mode_inherit();
 	if (argc > 1 && !strcmp(argv[1], "config"))
 		return mode_config();
-	fprintf(stderr, "usage: kp-thread self N | second | inherit | config\n");
+	if (argc > 2 && !strcmp(argv[1], "exec-child"))
+		return mode_exec_child(argv + 2);
+	fprintf(stderr, "usage: kp-thread self N | second | inherit | config | exec-child PROG...\n");
 	return 2;
 }
