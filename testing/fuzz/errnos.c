@@ -67,6 +67,7 @@ static const struct kpf_doc docs[] = {
 	  E(EBUSY, EXDEV, ENOMEM, EFAULT, EOPNOTSUPP, EINVAL, EPERM) },
 	{ KPROFILE_IOC_STOP, "STOP", KPF_PROFILE, E(EALREADY) },
 	{ KPROFILE_IOC_PROFILE_STATS, "PROFILE_STATS", KPF_PROFILE, E(EFAULT) },
+	{ KPROFILE_IOC_PROFILE_STATS_EX, "PROFILE_STATS_EX", KPF_PROFILE, E(EFAULT) },
 	/* On a thread-profiling fd. */
 	{ KPROFILE_IOC_THREAD_READ, "THREAD_READ", KPF_THREAD, E(EFAULT, ENOMEM) },
 	{ KPROFILE_IOC_THREAD_LIST, "THREAD_LIST", KPF_THREAD,
@@ -277,6 +278,20 @@ void kpf_check_output(struct kpf_ctx *c, unsigned long cmd, const void *arg)
 		const struct kprofile_hw_config *h = arg;
 
 		check_zero(c, "hw_config.flags", &h->flags, sizeof(h->flags));
+		break;
+	}
+	case KPROFILE_IOC_PROFILE_STATS_EX: {
+		const struct kprofile_profile_stats_ex *x = arg;
+
+		check_zero(c, "stats_ex.reserved0", &x->reserved0,
+			   sizeof(x->reserved0));
+		check_zero(c, "stats_ex.reserved", x->reserved, sizeof(x->reserved));
+		if (x->flags & ~(uint32_t)(KPROFILE_PROFILE_EXEC_STOPPED |
+					   KPROFILE_PROFILE_BUFFER_LOST))
+			kpf_fail(c, "stats_ex.flags 0x%x has undocumented bits",
+				 x->flags);
+		check_u64(c, "stats_ex.not_dumpable", x->not_dumpable);
+		kpf_check_output(c, KPROFILE_IOC_PROFILE_STATS, &x->stats);
 		break;
 	}
 	case KPROFILE_IOC_PROFILE_STATS: {

@@ -82,8 +82,17 @@ uint64_t kpf_sum(const uint32_t *buf, uint64_t n)
  */
 int kpf_stats(struct kpf_ctx *c, int fd, struct kprofile_profile_stats *st)
 {
-	memset(st, 0xa5, sizeof(*st));
-	return kpf_ioctl(c, fd, KPF_PROFILE, KPROFILE_IOC_PROFILE_STATS, st);
+	struct kprofile_profile_stats_ex x;
+	int ret;
+
+	if (kpf_chance(&c->rng, 70)) {
+		memset(st, 0xa5, sizeof(*st));
+		return kpf_ioctl(c, fd, KPF_PROFILE, KPROFILE_IOC_PROFILE_STATS, st);
+	}
+	memset(&x, 0xa5, sizeof(x));
+	ret = kpf_ioctl(c, fd, KPF_PROFILE, KPROFILE_IOC_PROFILE_STATS_EX, &x);
+	*st = x.stats;
+	return ret;
 }
 
 /**
