@@ -3,7 +3,7 @@
 #
 # make check: every test layer, one summary.
 #
-# Layers, in order (KP_LAYERS="build tool host kunit vm matrix static"
+# Layers, in order (KP_LAYERS="build tool host kunit vm debugvm matrix static"
 # selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
@@ -12,6 +12,9 @@
 #   kunit   the KUnit suites in the plain and the debug KUnit kernel
 #   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
 #           AMD CPU models
+#   debugvm the debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
+#           ...; testing/debugvm): the guest tests on both CPU models, the
+#           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh)
@@ -27,7 +30,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm matrix static}
+layers=${KP_LAYERS:-build tool host kunit vm debugvm matrix static}
 logs=$KP_BUILD/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -165,6 +168,10 @@ fi
 if have vm; then
 	run_counted vm-intel vm_tests intel
 	run_counted vm-amd vm_tests amd
+fi
+if have debugvm; then
+	run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
+	run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd --steps "suite leak"
 fi
 if have matrix; then
 	while read -r layer k; do

@@ -8,13 +8,15 @@
 #
 # Usage: image.sh --out FILE --kmod DIR [--release REL] [--tool BIN]
 #                 [--mode tests|run|kunit] [--cmd CMD] [--cpu intel|amd]
-#                 [--share] [--tests "10-info ..."]
+#                 [--share] [--tests "10-info ..."] [--extra DIR]
 #   --kmod DIR     a testing/kbuild.sh output directory
+#   --extra DIR    a tree copied over the image's root, modes kept (the
+#                  debug layer's fuzzer, its set-user-ID copy, its scripts)
 #   --release REL  a kernel in /lib/modules to take the 9p modules from
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-out= kmod= release= tool= mode=tests cmd= cpu= share=0 tests=
+out= kmod= release= tool= mode=tests cmd= cpu= share=0 tests= extra=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
@@ -26,6 +28,7 @@ while [ $# -gt 0 ]; do
 	--cpu) cpu=$2; shift ;;
 	--share) share=1 ;;
 	--tests) tests=$2; shift ;;
+	--extra) extra=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
@@ -101,6 +104,9 @@ if [ "$share" = 1 ]; then
 	}
 	for m in virtio_pci 9pnet_virtio 9p; do add_mod $m; done
 fi
+
+# Extra files (testing/debugvm/run.sh), over everything else.
+[ -z "$extra" ] || cp -a "$extra/." "$stage/"
 
 # What the init does.
 {
