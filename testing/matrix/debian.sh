@@ -19,14 +19,14 @@
 #
 # Roots live in $KPROFILE_CACHE/debian-NAME-<key>/root, the key being the
 # pinned packages (version + sha256) and this recipe's version.  The
-# headers' Makefile includes the common headers by absolute path; it is
-# pointed into the root.
+# headers' Makefile names /usr/src paths (the common headers; 7.2 also
+# KBUILD_OUTPUT): they are pointed into the root.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/common.sh"
 . "$here/kernels.sh"
 cache=${KPROFILE_CACHE:-/var/cache/kprofile}
-recipe=1
+recipe=2
 
 kernel() {
 	local def
@@ -57,7 +57,7 @@ root_of() {
 	rm -rf "$dir"
 	mkdir -p "$dir/root"
 	for p in $debs; do dpkg -x "$p" "$dir/root"; done
-	sed -i "s|^include /usr/src/|include $dir/root/usr/src/|" \
+	sed -i "s| /usr/src/| $dir/root/usr/src/|; s|=/usr/src/|=$dir/root/usr/src/|" \
 		"$dir/root/usr/src/linux-headers-$rel/Makefile"
 	# shellcheck disable=SC2154
 	[ -f "$dir/root/$image" ] || kp_die "no kernel image $image in $name's packages"
