@@ -12,8 +12,12 @@
 #   kunit   the KUnit suites in the plain and the debug KUnit kernel
 #   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
 #           AMD CPU models
-#   matrix  other kernels (testing/matrix/): per kernel, the -Werror build
-#           against its real headers and the guest tests in its image
+#   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
+#           one line per layer: build-K (-Werror, self-built tree) and
+#           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
+#           matrix-K-build (-Werror against K's real Debian headers, with
+#           its compiler) and matrix-K-vm-CPU (the guest tests in K's real
+#           Debian image; testing/matrix/check.sh)
 #   static  checkpatch --strict and sparse
 # KP_KERNELS="6.1 7.2" selects kernels (testing/matrix/kernels.sh; default
 # all): the build-module, kunit and vm layers are the machine's 6.1.
@@ -176,6 +180,14 @@ if have vm && kp_kernel_selected 6.1; then
 	run_counted vm-amd vm_tests amd
 fi
 if have matrix; then
+	while read -r layer k; do
+		# The kunit layer's kunit-plain is this very run on 6.1.
+		if [ "$layer $k" = "kunit 6.1" ] && have kunit; then
+			echo "-- kunit-6.1: is kunit-plain above"
+			continue
+		fi
+		run_counted "$layer-$k" "$KP_ROOT/testing/matrix/kunit.sh" "$layer" "$k"
+	done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
 	matrix_debian_layers
 fi
 if have static; then

@@ -119,9 +119,17 @@ case $cmd in
 update) update --force ;;
 fetch)
 	[ $# -gt 0 ] || die "usage: apt.sh fetch PACKAGE..."
-	exec 7>"$cache/apt-fetch.lock" 2>/dev/null || { mkdir -p "$cache"; exec 7>"$cache/apt-fetch.lock"; }
-	flock 7
-	for p in "$@"; do fetch_one "$p"; done
+	# Cached packages need no lock (a .deb appears whole, by mv); the
+	# first download takes it, so a long fetch does not hold up others'.
+	for p in "$@"; do
+		read -r suite ver sha < <(pin_of "$p")
+		if [ ! -f "$dir/debs/${p}_${ver}_$sha.deb" ] && [ -z "${locked:-}" ]; then
+			exec 7>"$cache/apt-fetch.lock" 2>/dev/null || { mkdir -p "$cache"; exec 7>"$cache/apt-fetch.lock"; }
+			flock 7
+			locked=1
+		fi
+		fetch_one "$p"
+	done
 	;;
 pin)
 	[ $# = 2 ] || [ $# = 3 ] || die "usage: apt.sh pin SUITE PACKAGE [VERSION]"
