@@ -35,14 +35,14 @@ kernel() {
 }
 
 root_of() {
-	local name=$1 p key dir debs
+	local name=$1 p key dir debs pinned="recipe=$recipe"
 	kernel "$name"
 	# shellcheck disable=SC2154
-	key=$(for p in $pkgs; do
-		awk -v p="$p" '$1 == p { print; f = 1 } END { exit !f }' "$here/pins" ||
-			kp_die "$p is not pinned"
-	done |
-		{ cat; echo "recipe=$recipe"; } | sha256sum | cut -c1-12)
+	for p in $pkgs; do
+		pinned+=$'\n'$(awk -v p="$p" '$1 == p { print; f = 1 } END { exit !f }' "$here/pins") ||
+			kp_die "$p is not pinned in $here/pins"
+	done
+	key=$(echo "$pinned" | sha256sum | cut -c1-12)
 	dir=$cache/debian-$name-$key
 	mkdir -p "$cache"
 	exec 9>"$dir.lock"
