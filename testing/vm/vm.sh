@@ -21,6 +21,7 @@
 #   --release REL   its release (default: from --kdir's utsrelease.h)
 #   --modules DIR   its /lib/modules/REL, for the 9p modules of --share
 #   --name NAME     logs in build/vm/NAME-<mode>-<cpu>/ instead
+#   --append ARGS   more kernel command line
 # The tool is taken from build/tool when it has been built (make tool).
 # Logs: build/vm/<mode>-<cpu>/ (console.log, output.log).  The guest gets
 # --timeout (default KP_VM_TIMEOUT or 1200) seconds before it counts as hung.
@@ -28,7 +29,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 cpu=intel share= timeout=${KP_VM_TIMEOUT:-1200} mode= cmd= tests=
-kernel= kdir= kmod= rel= modules= name=
+kernel= kdir= kmod= rel= modules= name= append=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift ;;
@@ -40,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--release) rel=$2; shift ;;
 	--modules) modules=$2; shift ;;
 	--name) name=$2; shift ;;
+	--append) append=$2; shift ;;
 	--cmd) mode=run; cmd=$2; shift ;;
 	--tests) mode=tests
 		if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then tests=$2; shift; fi ;;
@@ -83,6 +85,7 @@ img=(--out "$logs/initrd.gz" --kmod "$kmod" --release "$rel" --mode "$mode"
 boot=(--kernel "$kernel" --initrd "$logs/initrd.gz" --logs "$logs"
 	--cpu "$cpu" --timeout "$timeout")
 [ -n "$share" ] && boot+=(--share "$share")
+[ -n "$append" ] && boot+=(--append "$append")
 [ "$mode" = run ] && boot+=(--stream)
 rc=0
 "$KP_ROOT/testing/vm/boot.sh" "${boot[@]}" || rc=$?
