@@ -12,7 +12,8 @@
  * unregistered by the task itself, so a client closed while its threads
  * run (or sleep forever) could not take them back, and the KUnit kernels
  * lack CONFIG_PREEMPT_NOTIFIERS.  The probes run with preemption off:
- * they take no sleeping lock and allocate only with GFP_ATOMIC (fork).
+ * they take no sleeping lock and never allocate (fork takes a
+ * preallocated entry: thread_reserve.c).
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
