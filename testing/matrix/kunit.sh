@@ -35,7 +35,8 @@ mkdir -p "$logs"
 result() { echo "passed=$1 failed=$2 skipped=$3"; }
 
 layer_build() {
-	local k=$1 variant=plain kdir log=$logs/build-$k.log
+	local k=$1 variant=plain kdir log
+	log=$logs/build-$k.log
 	[ "$k" = 5.10 ] && variant=prepare
 	if ! kdir=$("$KP_ROOT/testing/kunit-kernel.sh" $variant "$k" 2>"$logs/kernel-$k-$variant.log"); then
 		echo "FAIL: build-$k: no $k kernel tree (log: $logs/kernel-$k-$variant.log)"
@@ -51,7 +52,7 @@ layer_build() {
 		result 1 0 0
 	else
 		echo "FAIL: build-$k: kprofile.ko does not build with -Werror against $k (log: $log)"
-		grep -E 'error|warning' "$log" | head -n 20 | sed 's/^/    /'
+		grep -E 'error:|warning:' "$log" | head -n 20 | sed 's/^/    /'
 		result 0 1 0
 		return 1
 	fi
