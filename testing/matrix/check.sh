@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # matrix/check.sh - the kernel matrix's layers of make check (sourced by
 # testing/check.sh, which provides run_one, run_counted and vm_tap).
 #

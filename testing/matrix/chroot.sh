@@ -22,6 +22,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${KPROFILE_CACHE:-/var/cache/kprofile}
 
+# debootstrap, mounts and chroot need root: sudo when not root (as deps.sh).
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
+
 log() { echo "chroot.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
@@ -47,18 +51,17 @@ make_root() {
 		return 0
 	fi
 	command -v debootstrap >/dev/null || die "no debootstrap (run testing/deps.sh)"
-	[ "$(id -u)" = 0 ] || die "debootstrap needs root"
 	log "making a $suite root in $dir (once; a few minutes, ~0.6 GB)"
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	debootstrap --variant=minbase --include="$inc" \
+	"${sudo[@]}" debootstrap --variant=minbase --include="$inc" \
 		--keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
 		"$suite" "$dir/root" "$("$here/apt.sh" mirror)" >"$dir/debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$dir/debootstrap.log" >&2; die "debootstrap $suite failed (log: $dir/debootstrap.log)"; }
-	rm -rf "$dir/root/var/cache/apt/archives/"*.deb
+	"${sudo[@]}" rm -rf "$dir/root/var/cache/apt/archives/"*.deb
 	{
 		echo "suite=$suite made=$(date -u +%F)"
-		chroot "$dir/root" sh -c 'gcc-16 --version | head -n1; pahole --version' 2>/dev/null || true
+		"${sudo[@]}" chroot "$dir/root" sh -c 'gcc-16 --version | head -n1; pahole --version' 2>/dev/null || true
 	} >"$dir/made"
 	touch "$dir/.complete"
 	echo "$dir/root"
@@ -71,16 +74,18 @@ run_in() {
 	[ "${1:-}" = -- ] || die "usage: chroot.sh run ROOT DIR... -- CMD"
 	shift
 	[ -d "$root/usr" ] || die "$root is not a root"
-	for d in "${binds[@]}"; do mkdir -p "$root$d"; done
+	for d in "${binds[@]}"; do "${sudo[@]}" mkdir -p "$root$d"; done
 	# The mounts live and die with this namespace: nothing to clean up.
+	# Under sudo the command still runs as the caller (its files are theirs).
 	# shellcheck disable=SC2016
-	unshare --mount --propagation private -- bash -c '
+	"${sudo[@]}" env KP_USERSPEC="${sudo:+$(id -u):$(id -g)}" \
+		unshare --mount --propagation private -- bash -c '
 		set -e
 		root=$1; shift
 		mount -t proc proc "$root/proc"
 		while [ "$1" != -- ]; do mount --bind "$1" "$root$1"; shift; done
 		shift
-		exec chroot "$root" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin \
+		exec chroot ${KP_USERSPEC:+--userspec=$KP_USERSPEC} "$root" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin \
 			HOME=/root LC_ALL=C.UTF-8 "$@"' \
 		run-in "$root" "${binds[@]}" -- "$@"
 }

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # kernels.sh - the kernel matrix's table and KP_KERNELS (sourced, bash).
 #
 # Kernels, by the names KP_KERNELS takes (default: all of them):
