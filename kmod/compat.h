@@ -163,12 +163,14 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
  * Syscore (suspend/resume, shutdown) callbacks take a context pointer and
  * are registered through struct syscore since 6.19 (a97fbc3ee3e2,
  * "syscore: Pass context data to callbacks"; register_syscore_ops() is
- * gone).  KP_SYSCORE_RESUME(fn) and KP_SYSCORE_SHUTDOWN(fn) declare the
+ * gone).  The change also reached 6.12.y (6.12.117 has it, 6.12.95 does
+ * not), so kmod/Kbuild asks the header and defines KP_HAVE_STRUCT_SYSCORE.
+ * KP_SYSCORE_RESUME(fn) and KP_SYSCORE_SHUTDOWN(fn) declare the
  * callbacks, KP_DEFINE_SYSCORE() the registration object,
  * kp_compat_{,un}register_syscore() take it.
  */
 #include <linux/syscore_ops.h>
-#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#ifdef KP_HAVE_STRUCT_SYSCORE
 #define KP_SYSCORE_RESUME(fn)	void fn(void *data)
 #define KP_SYSCORE_SHUTDOWN(fn)	void fn(void *data)
 #define KP_DEFINE_SYSCORE(name, resume_fn, shutdown_fn)			\
