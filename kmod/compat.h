@@ -129,11 +129,13 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
  * Syscore (suspend/resume) callbacks take a context pointer and are
  * registered through struct syscore since 6.19 (a97fbc3ee3e2, "syscore:
  * Pass context data to callbacks"; register_syscore_ops() is gone).
+ * Stable kernels took it too (6.12.117 has it, 6.12.107 not), so
+ * kmod/Kbuild tests the header and defines KP_HAVE_REGISTER_SYSCORE.
  * KP_SYSCORE_RESUME(fn) declares a resume callback, KP_DEFINE_SYSCORE()
  * the registration object, kp_compat_{,un}register_syscore() take it.
  */
 #include <linux/syscore_ops.h>
-#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#if defined(KP_HAVE_REGISTER_SYSCORE) || KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
 #define KP_SYSCORE_RESUME(fn)	void fn(void *data)
 #define KP_DEFINE_SYSCORE(name, resume_fn)				\
 	static const struct syscore_ops name##_ops = {			\
