@@ -170,7 +170,7 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
  * kp_compat_{,un}register_syscore() take it.
  */
 #include <linux/syscore_ops.h>
-#ifdef KP_HAVE_STRUCT_SYSCORE
+#if defined(KP_HAVE_STRUCT_SYSCORE) || KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
 #define KP_SYSCORE_RESUME(fn)	void fn(void *data)
 #define KP_SYSCORE_SHUTDOWN(fn)	void fn(void *data)
 #define KP_DEFINE_SYSCORE(name, resume_fn, shutdown_fn)			\

@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "record/memlock.h"
+
 namespace kprofile::record {
 
 namespace {
@@ -104,7 +106,7 @@ void Profile::start()
 		const int err = errno;
 		throw RecordError(err, "cannot start a profile",
 				  err == EBUSY ? kWatchdogAdvice :
-				  err == ENOMEM ? "the bucket buffer cannot be pinned: use larger buckets (-b) or raise RLIMIT_MEMLOCK" :
+				  err == ENOMEM ? memlock_advice(memlock_limit()) :
 				  "");
 	}
 	started_ = true;
