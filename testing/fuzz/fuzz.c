@@ -12,8 +12,9 @@
  *  - START of a stopped profile succeeds (ENOMEM when RLIMIT_MEMLOCK is
  *    0 and the caller has no CAP_IPC_LOCK); START of a started one is
  *    EBUSY, STOP of a stopped one EALREADY; `started` says which;
- *  - a valid self profile is created; a kernel range or a system-wide
- *    profile without privilege is EPERM;
+ *  - a valid self profile is created (user mode only without privilege,
+ *    at perf_event_paranoid 2, which main.c sets); a kernel range or a
+ *    system-wide profile without privilege is EPERM;
  *  - once stopped, a profile's `hits` equals the sum of its buckets and
  *    neither changes until it starts again; a closed profile's buffer
  *    never changes again;
@@ -120,7 +121,9 @@ int kpf_create_self(struct kpf_ctx *c, uint32_t *buf, uint64_t nbuckets,
 	req.buffer_size = nbuckets * 4;
 	req.bucket_shift = shift;
 	req.source = KPROFILE_SOURCE_TIME;
-	req.mode = kpf_below(&c->rng, 2) ? KPROFILE_MODE_USER : KPROFILE_MODE_TABLE;
+	/* Kernel-mode counting needs CAP_PERFMON at perf_event_paranoid 2. */
+	req.mode = c->priv == KPF_ROOT && kpf_below(&c->rng, 2) ?
+		   KPROFILE_MODE_TABLE : KPROFILE_MODE_USER;
 	ret = kpf_ioctl(c, c->dev, KPF_DEV, KPROFILE_IOC_CREATE_PROFILE, &req);
 	if (ret < 0) {
 		*err = (int)-ret;

@@ -175,6 +175,7 @@ int kpf_hold(int dev, const char *ready_path)
 
 		if (kpf_drop_privileges())
 			_exit(1);
+		c.priv = KPF_USER;
 		f = kpf_create_self(&c, bufs[2], 1024, 2, &err);
 		if (f < 0 || kpf_ioctl(&c, f, KPF_PROFILE, KPROFILE_IOC_START, NULL))
 			_exit(1);
