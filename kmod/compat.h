@@ -197,9 +197,11 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
  * CPUID: cpuid_count() came from <asm/processor.h> (through
  * <asm/cpuid.h> since 6.12); the x86 CPUID header split ("x86/cpuid:
  * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
- * <asm/cpuid/types.h>.  Test for the header, not a version.
+ * <asm/cpuid/types.h>.  Test for the header, not a version: kmod/Kbuild
+ * defines KP_HAVE_ASM_CPUID_API_H when the kernel has it (sparse 0.6.4
+ * cannot evaluate __has_include).
  */
-#if __has_include("asm/cpuid/api.h")
+#ifdef KP_HAVE_ASM_CPUID_API_H
 #include <asm/cpuid/api.h>
 #else
 #include <asm/processor.h>
@@ -254,7 +256,8 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
  * <linux/sched/exec_state.h>, Christian Brauner's exec-state series) and
  * mm->user_ns is gone.  Its accessors are not exported but the structure
  * is public, so read it as kernel/ptrace.c does.  The series' version is
- * uncertain (present in 7.2, absent in 6.12): test for the header.
+ * uncertain (present in 7.2, absent in 6.12): kmod/compat.mk tests for
+ * the header and defines KP_HAVE_EXEC_STATE_H.
  *
  * kp_compat_dumpable(task, mm): @mm is @task's, non-NULL; any context,
  * NMI included.  kp_compat_dump_ns(task, mm): the namespace whose
@@ -262,7 +265,7 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#if __has_include("linux/sched/exec_state.h")
+#ifdef KP_HAVE_EXEC_STATE_H
 #include <linux/sched/exec_state.h>
 static inline bool kp_compat_dumpable(struct task_struct *task,
 				      struct mm_struct *mm)
