@@ -199,7 +199,15 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
  * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
  * <asm/cpuid/types.h>.  Test for the header, not a version.
  */
+#ifdef __has_include	/* sparse 0.6.4 has none: it checks 6.1 */
 #if __has_include("asm/cpuid/api.h")
+#define KP_HAVE_CPUID_API_H
+#endif
+#if __has_include("linux/sched/exec_state.h")
+#define KP_HAVE_EXEC_STATE_H
+#endif
+#endif
+#ifdef KP_HAVE_CPUID_API_H
 #include <asm/cpuid/api.h>
 #else
 #include <asm/processor.h>
@@ -262,7 +270,7 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#if __has_include("linux/sched/exec_state.h")
+#ifdef KP_HAVE_EXEC_STATE_H
 #include <linux/sched/exec_state.h>
 static inline bool kp_compat_dumpable(struct task_struct *task,
 				      struct mm_struct *mm)
