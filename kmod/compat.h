@@ -164,7 +164,7 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
  * are registered through struct syscore since 6.19 (a97fbc3ee3e2,
  * "syscore: Pass context data to callbacks"; register_syscore_ops() is
  * gone).  The change also reached 6.12.y (6.12.117 has it, 6.12.95 does
- * not), so kmod/Kbuild asks the header and defines KP_HAVE_STRUCT_SYSCORE.
+ * not), so kmod/compat.mk asks the header and defines KP_HAVE_STRUCT_SYSCORE.
  * KP_SYSCORE_RESUME(fn) and KP_SYSCORE_SHUTDOWN(fn) declare the
  * callbacks, KP_DEFINE_SYSCORE() the registration object,
  * kp_compat_{,un}register_syscore() take it.
@@ -197,9 +197,9 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
  * CPUID: cpuid_count() came from <asm/processor.h> (through
  * <asm/cpuid.h> since 6.12); the x86 CPUID header split ("x86/cpuid:
  * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
- * <asm/cpuid/types.h>.  Test for the header, not a version: kmod/Kbuild
- * defines KP_HAVE_ASM_CPUID_API_H when the kernel has it (sparse 0.6.4
- * cannot evaluate __has_include).
+ * <asm/cpuid/types.h>.  Test for the header, not a version:
+ * kmod/compat.mk defines KP_HAVE_ASM_CPUID_API_H when the kernel has it
+ * (sparse 0.6.4 cannot evaluate __has_include).
  */
 #ifdef KP_HAVE_ASM_CPUID_API_H
 #include <asm/cpuid/api.h>
