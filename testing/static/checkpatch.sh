@@ -13,7 +13,9 @@ set -euo pipefail
 
 cp=${KPROFILE_CHECKPATCH:-}
 if [ -z "$cp" ]; then
-	cp=$(ls -d "${KPROFILE_CACHE:-/var/cache/kprofile}"/*/linux/scripts/checkpatch.pl 2>/dev/null | head -n1 || true)
+	# Only a 6.1 tree: the cache also holds other versions (the kernel
+	# matrix), whose checkpatch.pl checks differently.
+	cp=$(ls -d "${KPROFILE_CACHE:-/var/cache/kprofile}"/linux-source-6.1-*/linux/scripts/checkpatch.pl 2>/dev/null | head -n1 || true)
 fi
 if [ -z "$cp" ]; then
 	cp=$KP_BUILD/checkpatch/scripts/checkpatch.pl
