@@ -155,12 +155,34 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
+ * Where the version of a change is uncertain, compat.h tests for its
+ * header with __has_include().  sparse cannot evaluate that (it takes it
+ * for a function call), so under sparse the older interface is chosen:
+ * `make sparse` checks against 6.1.
+ */
+#ifdef __CHECKER__
+#define KP_HAVE_CPUID_API_H	0
+#define KP_HAVE_EXEC_STATE_H	0
+#else
+#if __has_include("asm/cpuid/api.h")
+#define KP_HAVE_CPUID_API_H	1
+#else
+#define KP_HAVE_CPUID_API_H	0
+#endif
+#if __has_include("linux/sched/exec_state.h")
+#define KP_HAVE_EXEC_STATE_H	1
+#else
+#define KP_HAVE_EXEC_STATE_H	0
+#endif
+#endif
+
+/*
  * CPUID: cpuid_count() came from <asm/processor.h> (through
  * <asm/cpuid.h> since 6.12); the x86 CPUID header split ("x86/cpuid:
  * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
  * <asm/cpuid/types.h>.  Test for the header, not a version.
  */
-#if __has_include("asm/cpuid/api.h")
+#if KP_HAVE_CPUID_API_H
 #include <asm/cpuid/api.h>
 #else
 #include <asm/processor.h>
@@ -223,7 +245,7 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#if __has_include("linux/sched/exec_state.h")
+#if KP_HAVE_EXEC_STATE_H
 #include <linux/sched/exec_state.h>
 static inline bool kp_compat_dumpable(struct task_struct *task,
 				      struct mm_struct *mm)
