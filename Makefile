@@ -17,8 +17,8 @@ SHARE ?=
 JOBS ?= 2
 export JOBS CMD
 
-.PHONY: all module tool check demo vm-run vmtest kunit load unload install \
-	hwtest checkpatch sparse deps clean help
+.PHONY: all module tool check demo vm-run vmtest kunit debugvm fuzz load \
+	unload install hwtest checkpatch sparse deps clean help
 
 all: module tool
 
@@ -60,6 +60,15 @@ vmtest:
 kunit:
 	@testing/kunit/run.sh plain && testing/kunit/run.sh debug
 
+# The debug-kernel layer alone (CPU=intel: guest tests, fuzzer, stress,
+# kmemleak), and the fuzzer for longer: make fuzz SECONDS=600 SEED=42 runs
+# rounds with seeds SEED, SEED+1, ... and prints the seed of any failure.
+SEED ?= 20261123
+debugvm:
+	@testing/debugvm/run.sh --cpu $(CPU)
+fuzz:
+	@testing/debugvm/run.sh --cpu $(CPU) --fuzz $(or $(SECONDS),300) --seed $(SEED)
+
 # Bare metal (root).
 load: module
 	insmod $(BUILD)/kprofile.ko
@@ -95,5 +104,6 @@ help:
 	@echo "make vm-run CMD='...' [CPU=intel|amd] [SHARE=DIR]"
 	@echo "make load|unload|install   bare metal, as root"
 	@echo "make hwtest        real-PMU tests (bare metal)"
-	@echo "make checkpatch|sparse|kunit|vmtest   one test layer"
+	@echo "make checkpatch|sparse|kunit|vmtest|debugvm   one test layer"
+	@echo "make fuzz [SECONDS=300] [SEED=N]   the ioctl fuzzer in the debug kernel"
 	@echo "make clean"

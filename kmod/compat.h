@@ -51,14 +51,17 @@
  * memory-mapped page otherwise.  Both are what the APIC drivers do.
  * native_apic_msr_write() exists only with CONFIG_X86_X2APIC (distribution
  * kernels have it; a tinyconfig kernel may not, and then x2APIC mode is
- * never on).
+ * never on).  The mode comes from the exported x2apic_mode, set once at
+ * boot: x2apic_enabled() would read MSR_IA32_APICBASE on every PMI (a VM
+ * exit under a hypervisor).  This bypasses APIC drivers that are not the
+ * native ones (Xen PV, UV); kprofile does not support those.
  */
 #include <asm/apic.h>
 #if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 static inline void kp_compat_lvtpc_write(u32 val)
 {
 #ifdef CONFIG_X86_X2APIC
-	if (x2apic_enabled()) {
+	if (x2apic_mode) {
 		native_apic_msr_write(APIC_LVTPC, val);
 		return;
 	}
@@ -110,6 +113,37 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
+ * CAP_PERFMON arrived in 5.8 (perfmon_capable(): CAP_PERFMON or
+ * CAP_SYS_ADMIN); before, perf's privileged operations needed
+ * CAP_SYS_ADMIN.  Machine-wide changes and privileged profiles use this.
+ */
+#include <linux/capability.h>
+#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
+#define kp_compat_perfmon_capable()	perfmon_capable()
+#else
+#define kp_compat_perfmon_capable()	capable(CAP_SYS_ADMIN)
+#endif
+
+/*
+ * Opening a path below a mount's root: file_open_root_mnt() since
+ * file_open_root() took a struct path (5.15, "take file_open_root() and
+ * open_by_handle_at() to using struct path"); before,
+ * file_open_root(dentry, mnt, ...).
+ */
+#include <linux/fs.h>
+#include <linux/mount.h>
+#if KERNEL_VERSION(5, 15, 0) <= LINUX_VERSION_CODE
+#define kp_compat_file_open_root_mnt	file_open_root_mnt
+#else
+static inline struct file *
+kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
+			     int flags, umode_t mode)
+{
+	return file_open_root(mnt->mnt_root, mnt, name, flags, mode);
+}
+#endif
+
+/*
  * The sched_process_exit tracepoint gained group_dead in 6.16
  * (3e816361e94a, "sched/tracepoints: Move and extend the
  * sched_process_exit() tracepoint").  Probes are registered through a
@@ -126,63 +160,48 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
- * Syscore (suspend/resume) callbacks take a context pointer and are
- * registered through struct syscore since 6.19 (a97fbc3ee3e2, "syscore:
- * Pass context data to callbacks"; register_syscore_ops() is gone).
- * Stable kernels took it too (6.12.117 has it, 6.12.107 not), so
- * kmod/Kbuild tests the header and defines KP_HAVE_REGISTER_SYSCORE.
- * KP_SYSCORE_RESUME(fn) declares a resume callback, KP_DEFINE_SYSCORE()
- * the registration object, kp_compat_{,un}register_syscore() take it.
+ * Syscore (suspend/resume, shutdown) callbacks take a context pointer and
+ * are registered through struct syscore since 6.19 (a97fbc3ee3e2,
+ * "syscore: Pass context data to callbacks"; register_syscore_ops() is
+ * gone).  The change also reached 6.12.y (6.12.117 has it, 6.12.95 does
+ * not), so kmod/Kbuild asks the header and defines KP_HAVE_STRUCT_SYSCORE.
+ * KP_SYSCORE_RESUME(fn) and KP_SYSCORE_SHUTDOWN(fn) declare the
+ * callbacks, KP_DEFINE_SYSCORE() the registration object,
+ * kp_compat_{,un}register_syscore() take it.
  */
 #include <linux/syscore_ops.h>
-#if defined(KP_HAVE_REGISTER_SYSCORE) || KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#if defined(KP_HAVE_STRUCT_SYSCORE) || KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
 #define KP_SYSCORE_RESUME(fn)	void fn(void *data)
-#define KP_DEFINE_SYSCORE(name, resume_fn)				\
+#define KP_SYSCORE_SHUTDOWN(fn)	void fn(void *data)
+#define KP_DEFINE_SYSCORE(name, resume_fn, shutdown_fn)			\
 	static const struct syscore_ops name##_ops = {			\
 		.resume = resume_fn,					\
+		.shutdown = shutdown_fn,				\
 	};								\
 	static struct syscore name = { .ops = &name##_ops }
 #define kp_compat_register_syscore(s)	register_syscore(s)
 #define kp_compat_unregister_syscore(s)	unregister_syscore(s)
 #else
 #define KP_SYSCORE_RESUME(fn)	void fn(void)
-#define KP_DEFINE_SYSCORE(name, resume_fn)				\
+#define KP_SYSCORE_SHUTDOWN(fn)	void fn(void)
+#define KP_DEFINE_SYSCORE(name, resume_fn, shutdown_fn)			\
 	static struct syscore_ops name = {				\
 		.resume = resume_fn,					\
+		.shutdown = shutdown_fn,				\
 	}
 #define kp_compat_register_syscore(s)	register_syscore_ops(s)
 #define kp_compat_unregister_syscore(s)	unregister_syscore_ops(s)
 #endif
 
 /*
- * Where the version of a change is uncertain, compat.h tests for its
- * header with __has_include().  sparse cannot evaluate that (it takes it
- * for a function call), so under sparse the older interface is chosen:
- * `make sparse` checks against 6.1.
- */
-#ifdef __CHECKER__
-#define KP_HAVE_CPUID_API_H	0
-#define KP_HAVE_EXEC_STATE_H	0
-#else
-#if __has_include("asm/cpuid/api.h")
-#define KP_HAVE_CPUID_API_H	1
-#else
-#define KP_HAVE_CPUID_API_H	0
-#endif
-#if __has_include("linux/sched/exec_state.h")
-#define KP_HAVE_EXEC_STATE_H	1
-#else
-#define KP_HAVE_EXEC_STATE_H	0
-#endif
-#endif
-
-/*
  * CPUID: cpuid_count() came from <asm/processor.h> (through
  * <asm/cpuid.h> since 6.12); the x86 CPUID header split ("x86/cpuid:
  * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
- * <asm/cpuid/types.h>.  Test for the header, not a version.
+ * <asm/cpuid/types.h>.  Test for the header, not a version: kmod/Kbuild
+ * defines KP_HAVE_ASM_CPUID_API_H when the kernel has it (sparse 0.6.4
+ * cannot evaluate __has_include).
  */
-#if KP_HAVE_CPUID_API_H
+#ifdef KP_HAVE_ASM_CPUID_API_H
 #include <asm/cpuid/api.h>
 #else
 #include <asm/processor.h>
@@ -237,7 +256,8 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
  * <linux/sched/exec_state.h>, Christian Brauner's exec-state series) and
  * mm->user_ns is gone.  Its accessors are not exported but the structure
  * is public, so read it as kernel/ptrace.c does.  The series' version is
- * uncertain (present in 7.2, absent in 6.12): test for the header.
+ * uncertain (present in 7.2, absent in 6.12): kmod/compat.mk tests for
+ * the header and defines KP_HAVE_EXEC_STATE_H.
  *
  * kp_compat_dumpable(task, mm): @mm is @task's, non-NULL; any context,
  * NMI included.  kp_compat_dump_ns(task, mm): the namespace whose
@@ -245,7 +265,7 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
  */
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#if KP_HAVE_EXEC_STATE_H
+#ifdef KP_HAVE_EXEC_STATE_H
 #include <linux/sched/exec_state.h>
 static inline bool kp_compat_dumpable(struct task_struct *task,
 				      struct mm_struct *mm)
@@ -270,6 +290,10 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
 				       lockdep_is_held(&task->alloc_lock));
 	return es->user_ns;
 }
+
+/* A task without an mm: its exec state says, as for any task. */
+#define kp_compat_dumpable_nomm(task)	kp_compat_dumpable(task, NULL)
+#define kp_compat_dump_ns_nomm(task)	kp_compat_dump_ns(task, NULL)
 #else
 #include <linux/sched/coredump.h>
 static inline bool kp_compat_dumpable(struct task_struct *task,
@@ -283,6 +307,20 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
 {
 	return mm->user_ns;
 }
+
+/*
+ * A task without an mm (a kernel thread, or past exit_mm()): since
+ * task->user_dumpable (6.1 and 6.12 stable, which have it), dumpable as
+ * that flag says, overridden by CAP_SYS_PTRACE in the initial namespace
+ * (task_still_dumpable()); before, the kernel counted such a task as
+ * dumpable.
+ */
+#if KERNEL_VERSION(6, 1, 0) <= LINUX_VERSION_CODE
+#define kp_compat_dumpable_nomm(task)	((bool)(task)->user_dumpable)
+#else
+#define kp_compat_dumpable_nomm(task)	true
+#endif
+#define kp_compat_dump_ns_nomm(task)	(&init_user_ns)
 #endif
 
 /*

@@ -17,6 +17,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
+#include <linux/pid.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/msr.h>
@@ -150,9 +151,11 @@ unwind:
  * @reason: filled with why on failure (at least one byte).
  * @len:    bytes at @reason.
  *
+ * Needs CAP_PERFMON (or CAP_SYS_ADMIN), as a reservation does: the
+ * configuration takes counters from perf for the whole machine.
  * Context: process; takes @t->lock and the hardware layer's lock.
  *
- * Return: 0; -EINVAL (more than KPROFILE_MAX_COUNTERS entries, nonzero
+ * Return: 0; -EPERM (no CAP_PERFMON); -EINVAL (more than KPROFILE_MAX_COUNTERS entries, nonzero
  * flags, a bad type, mode or source, ProfileTime); -EOPNOTSUPP (no profile
  * interface, or a source this processor does not support); -EBUSY (thread
  * profiling is enabled, or a counter is held elsewhere).  On failure the
@@ -166,6 +169,11 @@ int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 	int ret;
 
 	reason[0] = '\0';
+	if (!kp_compat_perfmon_capable()) {
+		scnprintf(reason, len,
+			  "needs CAP_PERFMON: the configuration claims counters machine-wide, from perf too");
+		return -EPERM;
+	}
 	ret = kp_hwconfig_check(t, cfg, reason, len);
 	if (ret)
 		return ret;
@@ -174,7 +182,7 @@ int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 	if (t->client) {
 		scnprintf(reason, len,
 			  "thread profiling is enabled (by pid %d); disable it first",
-			  t->client_pid);
+			  pid_vnr(t->client_pid));
 		ret = -EBUSY;
 		goto out;
 	}

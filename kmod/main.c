@@ -8,6 +8,7 @@
 #include <linux/preempt.h>
 #include <linux/printk.h>
 
+#include "access.h"
 #include "compat.h"
 #include "kprofile.h"
 #include "profile.h"
@@ -32,9 +33,12 @@ static int __init kp_init(void)
 	preempt_enable();
 	kp_sources_init(&dev->sources, &dev->desc);
 
-	ret = kp_pmu_init(dev);
+	ret = kp_access_init();
 	if (ret)
 		goto err;
+	ret = kp_pmu_init(dev);
+	if (ret)
+		goto err_access;
 	kp_threads_init(&dev->threads, &dev->pmu);
 	ret = kp_profile_init(dev);
 	if (ret)
@@ -57,6 +61,8 @@ err_profile:
 err_pmu:
 	kp_threads_exit(&dev->threads);
 	kp_pmu_exit(dev);
+err_access:
+	kp_access_exit();
 err:
 	return ret;
 }
@@ -67,6 +73,7 @@ static void __exit kp_exit(void)
 	kp_profile_exit(&kp_dev);
 	kp_threads_exit(&kp_dev.threads);
 	kp_pmu_exit(&kp_dev);
+	kp_access_exit();
 }
 
 module_init(kp_init);

@@ -245,7 +245,7 @@ int kp_profile_start(struct kp_profile *p, char *reason, size_t len)
 		return -EBUSY;
 	if (!p->mm || p->mm != current->mm)
 		return -EXDEV;
-	buf = kp_profile_buf_pin(p->mm, p->ubuf, p->nr_buckets);
+	buf = kp_profile_buf_pin(p->mm, p->ubuf, p->nr_buckets, &p->buf_lost);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 	ret = kp_profile_start_buf(p, buf, reason, len);
@@ -308,10 +308,41 @@ void kp_profile_get_stats(struct kp_profile *p,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats);
 
+/**
+ * kp_profile_buf_lost() - whether the buffer's mapping changed while the
+ *	profile ran (since its last start).
+ * @p: the profile.
+ *
+ * Return: true when later hits went to unavailable, not to the buckets.
+ */
+bool kp_profile_buf_lost(struct kp_profile *p)
+{
+	return READ_ONCE(p->buf_lost);
+}
+
+/**
+ * kp_profile_get_stats_ex() - KPROFILE_IOC_PROFILE_STATS_EX.
+ * @p:  the profile.
+ * @st: filled in (reserved fields zeroed).
+ */
+void kp_profile_get_stats_ex(struct kp_profile *p,
+			     struct kprofile_profile_stats_ex *st)
+{
+	memset(st, 0, sizeof(*st));
+	kp_profile_get_stats(p, &st->stats);
+	if (READ_ONCE(p->exec_stopped))
+		st->flags |= KPROFILE_PROFILE_EXEC_STOPPED;
+	if (kp_profile_buf_lost(p))
+		st->flags |= KPROFILE_PROFILE_BUFFER_LOST;
+	st->not_dumpable = atomic64_read(&p->not_dumpable);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats_ex);
+
 static long kp_profile_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg)
 {
 	struct kp_profile *p = file->private_data;
+	struct kprofile_profile_stats_ex stx;
 	struct kprofile_profile_stats st;
 	char reason[KPROFILE_REASON_LEN];
 	int ret;
@@ -327,6 +358,11 @@ static long kp_profile_ioctl(struct file *file, unsigned int cmd,
 	case KPROFILE_IOC_PROFILE_STATS:
 		kp_profile_get_stats(p, &st);
 		if (copy_to_user((void __user *)arg, &st, sizeof(st)))
+			return -EFAULT;
+		return 0;
+	case KPROFILE_IOC_PROFILE_STATS_EX:
+		kp_profile_get_stats_ex(p, &stx);
+		if (copy_to_user((void __user *)arg, &stx, sizeof(stx)))
 			return -EFAULT;
 		return 0;
 	default:
@@ -412,7 +448,7 @@ long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
 		ret = -ENOMEM;
 		goto out_cpus;
 	}
-	p->dumpable_only = kp_profile_dumpable_only(&req);
+	p->dumpable_only = kp_profile_dumpable_only(&req, p->tgid);
 	ret = anon_inode_getfd("[kprofile-profile]", &kp_profile_fops, p,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)
@@ -454,8 +490,13 @@ int kp_profile_init(struct kp_device *dev)
 	if (ret < 0)
 		goto err_set;
 	kp_profile_hp_state = ret;
+	ret = kp_profile_exec_init(&kp_profiles);
+	if (ret)
+		goto err_hp;
 	return 0;
 
+err_hp:
+	cpuhp_remove_state(kp_profile_hp_state);
 err_set:
 	kp_profile_set_exit(&kp_profiles);
 	return ret;
@@ -468,6 +509,7 @@ err_set:
  */
 void kp_profile_exit(struct kp_device *dev)
 {
+	kp_profile_exec_exit(&kp_profiles);
 	cpuhp_remove_state(kp_profile_hp_state);
 	kp_profile_set_exit(&kp_profiles);
 }

@@ -11,6 +11,7 @@
  * profile_check.c validation of a create request and the privilege rules.
  * profile_buf.c   the bucket buffer: pinning the caller's pages.
  * profile_hit.c   the hit path: which started profiles an interrupt hits.
+ * profile_exec.c  a set-user-ID exec stops the profiles of the process.
  * profile_timer.c ProfileTime: a per-CPU hrtimer.
  *
  * Object model and locking
@@ -38,6 +39,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/list.h>
+#include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -66,6 +68,10 @@ struct pt_regs;
  *	       for a kernel buffer a test provides.
  * @mm:	       the address space whose locked_vm the pages are charged to
  *	       (RLIMIT_MEMLOCK), when @user.
+ * @lost:      the profile's flag the watch sets when the mapping of the
+ *	       pages changes (profile_buf.c).
+ * @watched:   @mni is registered.
+ * @mni:       the watch on the range, when @watched.
  *
  * Immutable while published: the hit path reads it under RCU.
  */
@@ -75,6 +81,9 @@ struct kp_profile_buf {
 	unsigned int offset;
 	bool user;
 	struct mm_struct *mm;
+	bool *lost;
+	bool watched;
+	struct mmu_interval_notifier mni;
 };
 
 /**
@@ -130,6 +139,11 @@ struct kp_profile_set {
  * @dumpable_only: count only tasks that are dumpable: the creator had no
  *		 capability to inspect a task that turned non-dumpable (a
  *		 set-user-ID exec, prctl(PR_SET_DUMPABLE)).
+ * @exec_stopped: the target executed a program that left it non-dumpable
+ *		 (set-user-ID, set-group-ID, file capabilities) while the
+ *		 profile was started: it counts the target no more, as perf
+ *		 tears its task events down at such an exec.  Set once, by
+ *		 the exec hook (profile_exec.c), read by the hit path.
  * @all_cpus:	 the CPU set was empty: every CPU.
  * @cpus:	 otherwise, the CPUs.
  * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
@@ -139,8 +153,14 @@ struct kp_profile_set {
  * @buf:	 the pinned buffer while started (RCU; written under @lock).
  * @hits:	 interrupts counted in a bucket.
  * @outside:	 interrupts whose task matched but ip was out of range.
- * @unavailable: interrupts that matched while the buffer was not there.
+ * @unavailable: interrupts that matched while the buffer was not there
+ *		 (a stop racing with them, or @buf_lost).
+ * @buf_lost:	 the buffer's mapping changed since the last start: counts
+ *		 would be invisible (profile_buf.c); set by the watch, read
+ *		 by the hit path, cleared at start.
  * @wrong_mode:	 interrupts whose task matched but mode did not.
+ * @not_dumpable: interrupts of the target not counted because it was not
+ *		 dumpable (see @dumpable_only, @exec_stopped).
  *
  * Everything above @started is immutable after creation.
  */
@@ -156,6 +176,7 @@ struct kp_profile {
 	unsigned long ubuf;
 	struct pid *tgid;
 	bool dumpable_only;
+	bool exec_stopped;
 	bool all_cpus;
 	cpumask_var_t cpus;
 	struct mm_struct *mm;
@@ -163,11 +184,13 @@ struct kp_profile {
 	bool started;
 	struct list_head node;
 	struct kp_profile_buf __rcu *buf;
+	bool buf_lost;
 
 	atomic64_t hits;
 	atomic64_t outside;
 	atomic64_t unavailable;
 	atomic64_t wrong_mode;
+	atomic64_t not_dumpable;
 };
 
 /**
@@ -177,12 +200,14 @@ struct kp_profile {
  * @tgid:   the interrupted task's thread-group pid (task_tgid()).
  * @ip:     the interrupted instruction pointer.
  * @user:   the interrupted context was user mode.
- * @dumpable: the task's address space is dumpable (or it has none).
+ * @dumpable: the task is dumpable (kp_task_dumpable()).
+ * @mm:     its address space (compared only), NULL for a kernel thread.
  */
 struct kp_sample {
 	u32 source;
 	unsigned int cpu;
 	const struct pid *tgid;
+	const struct mm_struct *mm;
 	unsigned long ip;
 	bool user;
 	bool dumpable;
@@ -202,6 +227,9 @@ int kp_profile_start(struct kp_profile *p, char *reason, size_t len);
 int kp_profile_stop(struct kp_profile *p);
 void kp_profile_get_stats(struct kp_profile *p,
 			  struct kprofile_profile_stats *st);
+void kp_profile_get_stats_ex(struct kp_profile *p,
+			     struct kprofile_profile_stats_ex *st);
+bool kp_profile_buf_lost(struct kp_profile *p);
 long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp);
 int kp_profile_init(struct kp_device *dev);
 void kp_profile_exit(struct kp_device *dev);
@@ -215,18 +243,24 @@ int kp_profile_check_access(const struct kprofile_create_profile *req,
 			    struct pid **tgid);
 int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 			    u64 nr_buckets);
-bool kp_may_read_task(struct task_struct *task);
-bool kp_profile_dumpable_only(const struct kprofile_create_profile *req);
+bool kp_profile_dumpable_only(const struct kprofile_create_profile *req,
+			      const struct pid *tgid);
 
 /* profile_buf.c */
 struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,
-					  unsigned long ubuf, u64 nr_buckets);
+					  unsigned long ubuf, u64 nr_buckets,
+					  bool *lost);
 void kp_profile_buf_release(struct kp_profile_buf *buf);
 
 /* profile_hit.c */
 void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
 void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs);
+
+/* profile_exec.c */
+int kp_profile_exec_init(struct kp_profile_set *set);
+void kp_profile_exec_exit(struct kp_profile_set *set);
+void kp_profile_exec(struct kp_profile_set *set, struct task_struct *task);
 
 /* profile_timer.c */
 int kp_ptimer_init(struct kp_profile_set *set);

@@ -20,10 +20,15 @@
  *   EFAULT	the buffer is not writable user memory, or the CPU set is
  *		not readable
  *   EINVAL	the CPU set names only CPUs that cannot exist
- *   EPERM	system-wide, or a range reaching kernel addresses (the upper
- *		half), without CAP_PERFMON or CAP_SYS_ADMIN
+ *   EPERM	system-wide, a range reaching kernel addresses (the upper
+ *		half), or a counter source, without CAP_PERFMON or
+ *		CAP_SYS_ADMIN
+ *   EACCES	kernel.perf_event_paranoid forbids it without those
+ *		capabilities: above 2 every profile, above 1 a mode other
+ *		than KPROFILE_MODE_USER
  *   ESRCH	no process @pid
  *   EACCES	@pid is another process the caller may not ptrace-read
+ *		(access.c: the kernel's rule, every thread, and the LSMs)
  *
  * Privileges are those of the creator at creation time, as with
  * perf_event_open().
@@ -40,6 +45,7 @@
 #include <linux/uaccess.h>
 #include <linux/user_namespace.h>
 
+#include "access.h"
 #include "compat.h"
 #include "profile.h"
 
@@ -147,65 +153,11 @@ int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_buffer);
 
-/*
- * The dumpable half of ptrace's check: a task that became non-dumpable
- * (setuid exec, prctl) may only be inspected with CAP_SYS_PTRACE in its
- * mm's namespace.  Called with the task locked.
- */
-static bool kp_task_dumpable(struct task_struct *task)
-{
-	struct mm_struct *mm = task->mm;
-
-	return !mm || kp_compat_dumpable(task, mm) ||
-	       ns_capable(kp_compat_dump_ns(task, mm), CAP_SYS_PTRACE);
-}
-
-/**
- * kp_may_read_task() - ptrace_may_access(@task, PTRACE_MODE_READ_REALCREDS)
- *	as far as a module can tell.
- * @task: the task to profile.
- *
- * ptrace_may_access() is not exported to modules, so this applies its
- * credential rules: the same thread group; or the caller's real uid and
- * gid equal the task's real, effective and saved ids and the task is
- * dumpable; or the caller has CAP_SYS_PTRACE over the task's user
- * namespace.  Linux security modules' ptrace hooks are not consulted
- * (their entry point is not exported either); Yama applies only to
- * attaching, which this is not.
- *
- * Return: true when the caller may profile @task.
- */
-bool kp_may_read_task(struct task_struct *task)
-{
-	const struct cred *cred = current_cred(), *tcred;
-	bool ok;
-
-	if (same_thread_group(task, current))
-		return true;
-	task_lock(task);
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = (uid_eq(cred->uid, tcred->euid) &&
-	      uid_eq(cred->uid, tcred->suid) &&
-	      uid_eq(cred->uid, tcred->uid) &&
-	      gid_eq(cred->gid, tcred->egid) &&
-	      gid_eq(cred->gid, tcred->sgid) &&
-	      gid_eq(cred->gid, tcred->gid)) ||
-	     ns_capable(tcred->user_ns, CAP_SYS_PTRACE);
-	rcu_read_unlock();
-	/* Dumpability after the credentials, as ptrace (commit_creds()). */
-	smp_rmb();
-	if (ok)
-		ok = kp_task_dumpable(task);
-	task_unlock(task);
-	return ok;
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_may_read_task);
-
 /**
  * kp_profile_dumpable_only() - whether a new profile must ignore its
  *	target while the target is not dumpable.
- * @req: a request kp_profile_check_access() accepted.
+ * @req:  a request kp_profile_check_access() accepted.
+ * @tgid: the target it found (NULL for a system-wide profile).
  *
  * Access to another process is checked once, at creation, as
  * perf_event_open() does.  A process that later becomes non-dumpable (it
@@ -213,15 +165,18 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_may_read_task);
  * one its profiler may no longer inspect, unless the profiler could
  * inspect any process (CAP_SYS_PTRACE, CAP_PERFMON or CAP_SYS_ADMIN):
  * such a profile stops counting it.  A process profiling itself keeps
- * counting (the buckets are its own memory), and system-wide profiles
- * need the capabilities anyway.
+ * counting, whether it names itself by KPROFILE_TARGET_SELF or by its own
+ * pid (the buckets are its own memory, and ptrace lets a thread group
+ * inspect itself), and system-wide profiles need the capabilities
+ * anyway.
  *
  * Return: true when the profile must count its target only while it is
  * dumpable.
  */
-bool kp_profile_dumpable_only(const struct kprofile_create_profile *req)
+bool kp_profile_dumpable_only(const struct kprofile_create_profile *req,
+			      const struct pid *tgid)
 {
-	if (req->target != KPROFILE_TARGET_PID)
+	if (req->target != KPROFILE_TARGET_PID || tgid == task_tgid(current))
 		return false;
 	return !ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE) &&
 	       !ns_capable_noaudit(&init_user_ns, CAP_PERFMON) &&
@@ -242,9 +197,8 @@ static int kp_profile_find_target(pid_t nr, struct pid **tgid)
 	put_pid(pid);
 	if (!task)
 		return -ESRCH;
-	if (!kp_may_read_task(task))
-		ret = -EACCES;
-	else
+	ret = kp_may_access_task(task);
+	if (!ret)
 		*tgid = get_pid(task_tgid(task));
 	put_task_struct(task);
 	return ret;
@@ -259,19 +213,33 @@ static int kp_profile_find_target(pid_t nr, struct pid **tgid)
  *
  * The calling process may always be profiled in user space.  Another
  * process (@pid, in the caller's pid namespace; a thread's id selects its
- * whole process) needs ptrace-read access (kp_may_read_task()).
+ * whole process) needs CAP_PERFMON or ptrace-read access to every thread
+ * of it (kp_may_access_task()).
  * System-wide profiles and ranges reaching kernel addresses need
  * CAP_PERFMON or CAP_SYS_ADMIN: kernel addresses are secret under KASLR.
+ * So do counter sources: starting one arms a counter that interrupts
+ * every task on every CPU (machine-wide, like the interval).  Without
+ * those capabilities kernel.perf_event_paranoid applies
+ * (kp_perf_allowed()): above 2 no profile, above 1 only user mode.
  *
- * Return: 0, -EPERM, -ESRCH or -EACCES.
+ * Return: 0, -EPERM, -ESRCH or -EACCES (or, rarely, -ENOMEM, -EINTR,
+ * -E2BIG from kp_may_access_task()).
  */
 int kp_profile_check_access(const struct kprofile_create_profile *req,
 			    struct pid **tgid)
 {
+	int ret;
+
 	*tgid = NULL;
 	if ((req->target == KPROFILE_TARGET_SYSTEM ||
-	     kp_profile_kernel_range(req)) && !perfmon_capable())
+	     kp_profile_kernel_range(req)) && !kp_compat_perfmon_capable())
 		return -EPERM;
+	/* A counter source samples every task on every CPU: machine-wide. */
+	if (req->source != KPROFILE_SOURCE_TIME && !kp_compat_perfmon_capable())
+		return -EPERM;
+	ret = kp_perf_allowed(req->mode != KPROFILE_MODE_USER);
+	if (ret)
+		return ret;
 	switch (req->target) {
 	case KPROFILE_TARGET_SELF:
 		*tgid = get_pid(task_tgid(current));

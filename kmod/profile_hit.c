@@ -5,8 +5,9 @@
  *
  * The rule (SPEC 2.4): the profile is started, the source matches, the
  * CPU is in the profile's set, the task is the target's thread group (any
- * task for a system-wide profile) and, unless the creator could inspect
- * any task, still dumpable, the privilege mode is one the profile
+ * task for a system-wide profile) and not hidden by dumpability (a
+ * set-user-ID exec, or a creator who may only see dumpable tasks: counted
+ * as not_dumpable), the privilege mode is one the profile
  * counts, and base <= ip < base + size.  The bucket is
  * (ip - base) >> shift; its 32-bit counter is incremented atomically and
  * wraps.
@@ -24,6 +25,7 @@
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
 
+#include "access.h"
 #include "compat.h"
 #include "profile.h"
 
@@ -48,6 +50,25 @@ static atomic_t *kp_profile_bucket(const struct kp_profile_buf *buf, u64 idx)
 	       (off & ~PAGE_MASK);
 }
 
+/*
+ * Whether @s, a sample of @p's target, is hidden from @p because the
+ * target is not dumpable: after an exec that left it non-dumpable (the
+ * exec hook's @exec_stopped; and, for a profile of oneself, any sample of
+ * a non-dumpable address space other than the creator's, which also
+ * covers the window between the exec and its hook), or at any time when
+ * the creator may only see dumpable tasks.
+ */
+static bool kp_profile_hides(const struct kp_profile *p,
+			     const struct kp_sample *s)
+{
+	if (READ_ONCE(p->exec_stopped))
+		return true;
+	if (s->dumpable)
+		return false;
+	return p->dumpable_only ||
+	       (p->target == KPROFILE_TARGET_SELF && s->mm != p->mm);
+}
+
 static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 {
 	const struct kp_profile_buf *buf;
@@ -56,8 +77,10 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 		return;
 	if (p->tgid && p->tgid != s->tgid)
 		return;
-	if (p->dumpable_only && !s->dumpable)
+	if (kp_profile_hides(p, s)) {
+		atomic64_inc(&p->not_dumpable);
 		return;
+	}
 	if (!kp_profile_mode_ok(p, s->user)) {
 		atomic64_inc(&p->wrong_mode);
 		return;
@@ -67,7 +90,7 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 		return;
 	}
 	buf = rcu_dereference(p->buf);
-	if (!buf) {
+	if (!buf || READ_ONCE(p->buf_lost)) {
 		atomic64_inc(&p->unavailable);
 		return;
 	}
@@ -112,14 +135,14 @@ NOKPROBE_SYMBOL(kp_profile_hit);
 void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs)
 {
-	struct mm_struct *mm = current->mm;
 	struct kp_sample s = {
 		.source = source,
 		.cpu = smp_processor_id(),
 		.tgid = task_tgid(current),
+		.mm = current->mm,
 		.ip = instruction_pointer(regs),
 		.user = user_mode(regs),
-		.dumpable = !mm || kp_compat_dumpable(current, mm),
+		.dumpable = kp_task_dumpable(current),
 	};
 
 	kp_profile_hit(set, &s);

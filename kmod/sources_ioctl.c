@@ -6,6 +6,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "kprofile.h"
 
 /**
@@ -79,6 +80,9 @@ static long kp_ioctl_interval(struct kp_device *dev, void __user *argp,
 	struct kprofile_interval iv;
 	int ret;
 
+	/* An interval is machine-wide: every user's profiles of the source. */
+	if (set && !kp_compat_perfmon_capable())
+		return -EPERM;
 	if (copy_from_user(&iv, argp, sizeof(iv)))
 		return -EFAULT;
 	if (set)
@@ -97,7 +101,11 @@ static long kp_ioctl_interval(struct kp_device *dev, void __user *argp,
  * @dev:  the device.
  * @argp: struct kprofile_interval; @interval returns the value used.
  *
- * Return: 0, -EINVAL (unknown source), -EOPNOTSUPP (unsupported), -EFAULT.
+ * Needs CAP_PERFMON (or CAP_SYS_ADMIN): the interval applies to every
+ * profile of the source on the machine.
+ *
+ * Return: 0, -EPERM, -EINVAL (unknown source), -EOPNOTSUPP
+ * (unsupported), -EFAULT.
  */
 long kp_ioctl_set_interval(struct kp_device *dev, void __user *argp)
 {

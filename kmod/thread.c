@@ -65,14 +65,18 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 	raw_spin_lock_init(&c->lock);
 	hash_init(c->tasks);
 	INIT_LIST_HEAD(&c->all);
+	kp_thread_reserve_init(c);
+	if (flags & KPROFILE_THREAD_INHERIT)
+		kp_thread_reserve_fill(c);
 
 	mutex_lock(&t->lock);
 	if (t->client) {
 		mutex_unlock(&t->lock);
 		scnprintf(reason, len,
 			  "thread profiling is in use by pid %d; one client at a time",
-			  t->client_pid);
+			  pid_vnr(t->client_pid));
 		put_pid_ns(c->ns);
+		kp_thread_reserve_free(c);
 		kfree(c);
 		return ERR_PTR(-EBUSY);
 	}
@@ -89,7 +93,7 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 		c->nr_idx++;
 	}
 	t->client = c;
-	t->client_pid = task_tgid_nr(current);
+	t->client_pid = get_pid(task_tgid(current));
 	mutex_unlock(&t->lock);
 	return c;
 }
@@ -110,13 +114,15 @@ void kp_thread_client_free(struct kp_thread_client *c)
 	struct kp_thread_task *e, *tmp;
 
 	kp_thread_stop_all_cpus(c);
+	kp_thread_reserve_free(c);
 	list_for_each_entry_safe(e, tmp, &c->all, node)
 		kfree(e);
 	put_pid_ns(c->ns);
 	mutex_lock(&t->lock);
 	WARN_ON_ONCE(t->client != c);
 	t->client = NULL;
-	t->client_pid = 0;
+	put_pid(t->client_pid);
+	t->client_pid = NULL;
 	mutex_unlock(&t->lock);
 	kfree(c);
 }
@@ -151,34 +157,41 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_thread_find);
  * @task: a task that is not yet exiting, and is either current, not yet
  *	  running (a new child in sched_process_fork), or held by a
  *	  reference.
- * @gfp:  GFP_KERNEL from the ioctl, GFP_ATOMIC from the fork hook.
+ * @gfp:  GFP_KERNEL from the ioctl; an atomic mask (GFP_ATOMIC) from the
+ *	  fork hook, which then takes a preallocated entry and never
+ *	  allocates (thread_reserve.c).
  *
  * The entry starts switched out: its first switch-in starts it.
  * Context: any but NMI; takes @c->lock.
  *
- * Return: the entry, or NULL (no memory, KP_THREAD_MAX reached: counted
- * in @c->lost).
+ * Return: the entry, or NULL (no memory, an empty reserve, KP_THREAD_MAX
+ * reached: counted in @c->lost).
  */
 struct kp_thread_task *kp_thread_join(struct kp_thread_client *c,
 				      struct task_struct *task, gfp_t gfp)
 {
-	struct kp_thread_task *e;
+	bool may_alloc = gfpflags_allow_blocking(gfp);
+	struct kp_thread_task *e = NULL;
 	unsigned long flags;
 
-	e = kzalloc(sizeof(*e), gfp | __GFP_NOWARN);
-	if (e) {
-		e->task = task;
-		e->tid = task_pid_nr_ns(task, c->ns);
-		e->tgid = task_tgid_nr_ns(task, c->ns);
-		strscpy_pad(e->comm, task->comm, sizeof(e->comm));
-	}
+	if (may_alloc)
+		e = kzalloc(sizeof(*e), gfp | __GFP_NOWARN);
 	raw_spin_lock_irqsave(&c->lock, flags);
+	if (!may_alloc)
+		e = kp_thread_reserve_take(c);
 	if (!e || c->nr >= KP_THREAD_MAX) {
 		c->lost++;
+		if (e && !may_alloc)
+			kp_thread_reserve_put(c, e);
 		raw_spin_unlock_irqrestore(&c->lock, flags);
-		kfree(e);
+		if (may_alloc)
+			kfree(e);
 		return NULL;
 	}
+	e->task = task;
+	e->tid = task_pid_nr_ns(task, c->ns);
+	e->tgid = task_tgid_nr_ns(task, c->ns);
+	strscpy_pad(e->comm, task->comm, sizeof(e->comm));
 	hash_add_rcu(c->tasks, &e->hnode, (unsigned long)task);
 	list_add_tail(&e->node, &c->all);
 	c->nr++;
@@ -311,6 +324,38 @@ void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exited);
 
+/**
+ * kp_thread_exec_stopped() - @task, current, executed a program that left
+ *	it non-dumpable (sched_process_exec).
+ * @c:    the client.
+ * @task: current.
+ * @tsc:  the TSC now.
+ *
+ * Nothing when it is not profiled.  Else it is charged up to now and
+ * leaves the hash table (so threads it creates do not join either), and
+ * stays listed with KPROFILE_THREAD_EXEC_STOPPED and the name it had
+ * before the exec.
+ * Context: the exec'ing thread, preemption off; takes @c->lock.
+ */
+void kp_thread_exec_stopped(struct kp_thread_client *c,
+			    struct task_struct *task, u64 tsc)
+{
+	struct kp_thread_task *e;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	e = kp_thread_find(c, task);
+	if (e) {
+		kp_thread_switch_out(c, e, tsc);
+		hash_del_rcu(&e->hnode);
+		WRITE_ONCE(e->task, NULL);
+		WRITE_ONCE(e->exec_stopped, true);
+		c->exec_stopped = true;
+	}
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exec_stopped);
+
 static void kp_thread_stop_cpu(void *info)
 {
 	struct kp_thread_client *c = info;
@@ -332,6 +377,26 @@ void kp_thread_stop_all_cpus(struct kp_thread_client *c)
 		on_each_cpu(kp_thread_stop_cpu, c, 1);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_stop_all_cpus);
+
+/* Entries the list and read ioctls walk with interrupts off at a time. */
+#define KP_THREAD_BATCH		64
+
+/*
+ * Every KP_THREAD_BATCH entries of a walk of @c->all, let interrupts and
+ * the scheduler in: @c->lock is dropped and taken again.  The walk's
+ * cursor stays valid: entries leave @c->all only when the client is
+ * freed, which cannot happen during an ioctl on its fd.
+ */
+static void kp_thread_batch(struct kp_thread_client *c, unsigned long *flags,
+			    u32 n)
+	__must_hold(&c->lock)
+{
+	if (n % KP_THREAD_BATCH)
+		return;
+	raw_spin_unlock_irqrestore(&c->lock, *flags);
+	cond_resched();
+	raw_spin_lock_irqsave(&c->lock, *flags);
+}
 
 /*
  * What @e has counted, including the slice it is running now when it is
@@ -367,7 +432,7 @@ static void kp_thread_snapshot(struct kp_thread_client *c,
  *
  * A thread running on another CPU is counted up to its last switch-in;
  * the caller's own running slice is included.
- * Context: process; takes @c->lock.
+ * Context: process; takes @c->lock, KP_THREAD_BATCH entries at a time.
  */
 void kp_thread_read(struct kp_thread_client *c,
 		    struct kprofile_thread_data *d)
@@ -375,7 +440,7 @@ void kp_thread_read(struct kp_thread_client *c,
 	u64 sw, cyc, hw[KPROFILE_MAX_COUNTERS];
 	struct kp_thread_task *e;
 	unsigned long flags;
-	unsigned int i;
+	unsigned int i, n = 0;
 
 	memset(d, 0, sizeof(*d));
 	d->size = sizeof(*d);
@@ -393,8 +458,11 @@ void kp_thread_read(struct kp_thread_client *c,
 		d->cycle_time += cyc;
 		for (i = 0; i < KPROFILE_MAX_COUNTERS; i++)
 			d->hw_counters[i] += hw[i];
+		kp_thread_batch(c, &flags, ++n);
 	}
 	d->threads = c->nr;
+	if (c->exec_stopped)
+		d->flags |= KPROFILE_THREAD_EXEC_STOPPED;
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_read);
@@ -405,7 +473,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_thread_read);
  * @out:  room for @room entries (kernel memory).
  * @room: entries at @out.
  *
- * Context: process; takes @c->lock.
+ * Context: process; takes @c->lock, KP_THREAD_BATCH entries at a time.
  *
  * Return: the number of entries the client has; min(that, @room) were
  * written.
@@ -429,14 +497,16 @@ u32 kp_thread_list(struct kp_thread_client *c,
 				o->flags |= KPROFILE_THREAD_COUNTERS_VALID;
 			if (READ_ONCE(e->exited))
 				o->flags |= KPROFILE_THREAD_EXITED;
-			else
+			if (READ_ONCE(e->exec_stopped))
+				o->flags |= KPROFILE_THREAD_EXEC_STOPPED;
+			else if (!READ_ONCE(e->exited))
 				strscpy_pad(e->comm, e->task->comm,
 					    sizeof(e->comm));
 			memcpy(o->comm, e->comm, sizeof(o->comm));
 			kp_thread_snapshot(c, e, &o->context_switches,
 					   &o->cycle_time, o->hw_counters);
 		}
-		n++;
+		kp_thread_batch(c, &flags, ++n);
 	}
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 	return n;

@@ -25,21 +25,29 @@
  * cycles only advance while a profiled thread runs.  A thread created by a
  * profiled one (sched_process_fork) joins with KPROFILE_THREAD_INHERIT; a
  * thread that exits (sched_process_exit) is charged up to then, leaves the
- * hash table and stays listed as exited until the client is closed.
+ * hash table and stays listed as exited until the client is closed.  A
+ * thread that executes a program leaving it non-dumpable (set-user-ID)
+ * leaves the same way, listed as exec-stopped: as perf, kprofile does not
+ * count privileged programs for an unprivileged client.
  *
  * Locking
  * -------
  * kp_threads.lock (mutex) protects the configuration and the client
  * pointer: set, query, enable and release take it.  kp_thread_client.lock
  * (raw spinlock: taken in tracepoint context with preemption off) protects
- * the client's hash table and list writers, @nr and @lost; readers of the
+ * the client's hash table and list writers, @nr and @lost; the list and
+ * read ioctls walk @all under it in batches (the list only grows, and
+ * entries are freed only with the client), re-enabling interrupts between
+ * batches; readers of the
  * hash table in the switch hook use RCU (the tracepoint runs with
  * preemption disabled) and take no lock.  An entry's counts are written
  * only on the CPU its thread runs on, in the hooks (one writer, with
  * WRITE_ONCE()); readers take READ_ONCE() snapshots.  Order:
  * kp_threads.lock, then kp_pmu.lock (inside the hardware layer), then
- * kp_thread_client.lock.  The hooks allocate only with GFP_ATOMIC (fork)
- * and never sleep.
+ * kp_thread_client.lock.  The hooks never allocate (the fork hook takes
+ * an entry from a reserve filled in process context, thread_reserve.c:
+ * tracepoint probes run with preemption off, where PREEMPT_RT forbids
+ * allocation) and never sleep.
  */
 #ifndef _KPROFILE_THREAD_H
 #define _KPROFILE_THREAD_H
@@ -50,6 +58,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/kprofile.h>
 
 struct kp_device;
@@ -60,6 +69,8 @@ struct task_struct;
 /* Threads one client tracks at most; later ones are counted as lost. */
 #define KP_THREAD_MAX		32768
 #define KP_THREAD_HASH_BITS	8
+/* Entries kept ready for threads that join from the fork hook. */
+#define KP_THREAD_RESERVE	64
 
 /**
  * struct kp_thread_task - one profiled thread.
@@ -71,6 +82,8 @@ struct task_struct;
  * @comm:    its command name, updated when it exits.
  * @running: switched in (counters started on its CPU, @in_tsc valid).
  * @exited:  it passed sched_process_exit.
+ * @exec_stopped: it executed a program that left it non-dumpable and
+ *	     counts no more (thread_fd.c's exec hook).
  * @in_tsc:  TSC when it was last switched in.
  * @switches: times switched in while profiled.
  * @cycles:  TSC cycles it ran while profiled.
@@ -85,6 +98,7 @@ struct kp_thread_task {
 	char comm[16];
 	bool running;
 	bool exited;
+	bool exec_stopped;
 	u64 in_tsc;
 	u64 switches;
 	u64 cycles;
@@ -100,6 +114,7 @@ struct kp_thread_task {
  * @all:      every entry, live and exited, in join order.
  * @nr:       entries on @all.
  * @lost:     threads that could not join (allocation, KP_THREAD_MAX).
+ * @exec_stopped: some entry is exec_stopped; written under @lock.
  * @flags:    KPROFILE_THREAD_* from the enable request.
  * @count:    configuration entries at enable time (hw_counter_count).
  * @nr_idx:   entries of @idx in use.
@@ -108,6 +123,10 @@ struct kp_thread_task {
  * @reason:   why they are not.
  * @ns:       pid namespace ids are reported in (the enabler's).
  * @hooked:   the tracepoint probes are registered.
+ * @spare:    zeroed entries for the fork hook (thread_reserve.c), on
+ *	      their @node; protected by @lock.
+ * @nr_spare: entries on @spare; protected by @lock.
+ * @refill:   refills @spare in process context.
  */
 struct kp_thread_client {
 	struct kp_threads *threads;
@@ -117,6 +136,7 @@ struct kp_thread_client {
 	struct list_head all;
 	unsigned int nr;
 	unsigned int lost;
+	bool exec_stopped;
 	u32 flags;
 	u32 count;
 	unsigned int nr_idx;
@@ -128,6 +148,9 @@ struct kp_thread_client {
 	char reason[KPROFILE_REASON_LEN];
 	struct pid_namespace *ns;
 	bool hooked;
+	struct list_head spare;
+	unsigned int nr_spare;
+	struct work_struct refill;
 };
 
 /**
@@ -139,7 +162,8 @@ struct kp_thread_client {
  * @config: the configuration; @config[i].index is the counter entry i
  *	    holds (claimed as a counting counter).
  * @client: the active client, or NULL.
- * @client_pid: the process that enabled it, for messages.
+ * @client_pid: the process that enabled it (a reference), for messages:
+ *	    they give its id in the pid namespace of whoever reads them.
  */
 struct kp_threads {
 	struct kp_pmu *pmu;
@@ -148,7 +172,7 @@ struct kp_threads {
 	u32 count;
 	struct kprofile_hw_counter config[KPROFILE_MAX_COUNTERS];
 	struct kp_thread_client *client;
-	pid_t client_pid;
+	struct pid *client_pid;
 };
 
 /* hwconfig.c */
@@ -176,6 +200,8 @@ void kp_thread_switch_out(struct kp_thread_client *c,
 			  struct kp_thread_task *e, u64 tsc);
 void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
 		      u64 tsc);
+void kp_thread_exec_stopped(struct kp_thread_client *c,
+			    struct task_struct *task, u64 tsc);
 void kp_thread_stop_all_cpus(struct kp_thread_client *c);
 void kp_thread_read(struct kp_thread_client *c,
 		    struct kprofile_thread_data *d);
@@ -184,6 +210,14 @@ u32 kp_thread_list(struct kp_thread_client *c,
 
 void kp_thread_start_current(struct kp_thread_client *c,
 			     struct kp_thread_task *e);
+
+/* thread_reserve.c: entries for the fork hook, allocated ahead. */
+void kp_thread_reserve_init(struct kp_thread_client *c);
+void kp_thread_reserve_fill(struct kp_thread_client *c);
+struct kp_thread_task *kp_thread_reserve_take(struct kp_thread_client *c);
+void kp_thread_reserve_put(struct kp_thread_client *c,
+			   struct kp_thread_task *e);
+void kp_thread_reserve_free(struct kp_thread_client *c);
 
 /* thread_fd.c: the enable ioctl, the fd, the scheduler hooks. */
 long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp);

@@ -5,19 +5,21 @@
  * (KPROFILE_IOC_THREAD_READ, KPROFILE_IOC_THREAD_LIST, close), and the
  * scheduler hooks that drive the accounting in thread.c.
  *
- * Hooks: the sched_switch, sched_process_fork and sched_process_exit
- * tracepoints, found with for_each_kernel_tracepoint() and registered
+ * Hooks: the sched_switch, sched_process_fork, sched_process_exit and
+ * sched_process_exec tracepoints, found with for_each_kernel_tracepoint() and registered
  * with the client as their data while the client lives.  Preempt
  * notifiers were the alternative; they are per task and can only be
  * unregistered by the task itself, so a client closed while its threads
  * run (or sleep forever) could not take them back, and the KUnit kernels
  * lack CONFIG_PREEMPT_NOTIFIERS.  The probes take no sleeping lock and
- * allocate only with GFP_ATOMIC (fork).  sched_switch runs with
- * interrupts off; the fork and exit probes run preemptible since 7.0
- * (compat.h), so they take the RCU read side (fork's lookup) and the
- * preemption-off section (exit's accounting, on this CPU) themselves.
+ * never allocate (fork takes a preallocated entry: thread_reserve.c).
+ * sched_switch runs with interrupts off; the fork and exit probes run
+ * preemptible since 7.0 (compat.h), so they take the RCU read side
+ * (fork's lookup) and the preemption-off section (exit's accounting, on
+ * this CPU) themselves.
  */
 #include <linux/anon_inodes.h>
+#include <linux/binfmts.h>
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/err.h>
@@ -33,6 +35,7 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
+#include "access.h"
 #include "compat.h"
 #include "kprofile.h"
 #include "thread.h"
@@ -42,6 +45,7 @@ struct kp_thread_tps {
 	struct tracepoint *sched_switch;
 	struct tracepoint *fork;
 	struct tracepoint *exit;
+	struct tracepoint *exec;
 };
 
 static void kp_thread_tp_match(struct tracepoint *tp, void *priv)
@@ -54,6 +58,8 @@ static void kp_thread_tp_match(struct tracepoint *tp, void *priv)
 		tps->fork = tp;
 	else if (!strcmp(tp->name, "sched_process_exit"))
 		tps->exit = tp;
+	else if (!strcmp(tp->name, "sched_process_exec"))
+		tps->exec = tp;
 }
 
 static KP_SCHED_SWITCH_PROBE(kp_thread_on_switch)
@@ -96,6 +102,24 @@ static KP_SCHED_EXIT_PROBE(kp_thread_on_exit)
 	preempt_enable();
 }
 
+/*
+ * An exec that left the thread non-dumpable (set-user-ID, set-group-ID,
+ * file capabilities) ends its profiling, as perf tears its task events
+ * down there: it is charged up to now and counts no more.
+ */
+static void kp_thread_on_exec(void *data, struct task_struct *task,
+			      pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct kp_thread_client *c = data;
+
+	if (kp_task_dumpable(task))
+		return;
+	/* As the exit probe: clock and charge on one CPU. */
+	preempt_disable();
+	kp_thread_exec_stopped(c, task, c->threads->clock());
+	preempt_enable();
+}
+
 static void kp_thread_unhook(struct kp_thread_client *c,
 			     const struct kp_thread_tps *tps)
 {
@@ -103,6 +127,7 @@ static void kp_thread_unhook(struct kp_thread_client *c,
 		return;
 	if (c->flags & KPROFILE_THREAD_INHERIT)
 		tracepoint_probe_unregister(tps->fork, kp_thread_on_fork, c);
+	tracepoint_probe_unregister(tps->exec, kp_thread_on_exec, c);
 	tracepoint_probe_unregister(tps->exit, kp_thread_on_exit, c);
 	tracepoint_probe_unregister(tps->sched_switch, kp_thread_on_switch, c);
 	/* No probe runs with @c after this. */
@@ -117,7 +142,7 @@ static int kp_thread_hook(struct kp_thread_client *c,
 
 	memset(tps, 0, sizeof(*tps));
 	for_each_kernel_tracepoint(kp_thread_tp_match, tps);
-	if (!tps->sched_switch || !tps->fork || !tps->exit) {
+	if (!tps->sched_switch || !tps->fork || !tps->exit || !tps->exec) {
 		scnprintf(reason, len,
 			  "the kernel has no sched_switch/sched_process_* tracepoints (CONFIG_TRACEPOINTS)");
 		return -EOPNOTSUPP;
@@ -129,14 +154,19 @@ static int kp_thread_hook(struct kp_thread_client *c,
 	ret = tracepoint_probe_register(tps->exit, kp_thread_on_exit, c);
 	if (ret)
 		goto err_switch;
+	ret = tracepoint_probe_register(tps->exec, kp_thread_on_exec, c);
+	if (ret)
+		goto err_exit;
 	if (c->flags & KPROFILE_THREAD_INHERIT) {
 		ret = tracepoint_probe_register(tps->fork, kp_thread_on_fork, c);
 		if (ret)
-			goto err_exit;
+			goto err_exec;
 	}
 	c->hooked = true;
 	return 0;
 
+err_exec:
+	tracepoint_probe_unregister(tps->exec, kp_thread_on_exec, c);
 err_exit:
 	tracepoint_probe_unregister(tps->exit, kp_thread_on_exit, c);
 err_switch:
@@ -242,35 +272,15 @@ static const struct file_operations kp_thread_fops = {
 };
 
 /*
- * May the caller profile @task?  Its own threads always; other tasks
- * with CAP_PERFMON or CAP_SYS_PTRACE, or under ptrace's credential rule
- * (same uid and gid throughout, and dumpable).  ptrace_may_access() is
- * not exported to modules, so LSMs (Yama) are not consulted.
+ * May the caller profile @task's threads?  As for a profile of another
+ * process (access.c): its own process always, others with CAP_PERFMON or
+ * ptrace-read access to every thread.  -EPERM when not.
  */
-static bool kp_thread_may_profile(struct task_struct *task)
+static int kp_thread_may_profile(struct task_struct *task)
 {
-	const struct cred *cred = current_cred(), *tcred;
-	bool ok;
+	int ret = kp_may_access_task(task);
 
-	if (same_thread_group(task, current))
-		return true;
-	if (perfmon_capable() || capable(CAP_SYS_PTRACE))
-		return true;
-	rcu_read_lock();
-	tcred = __task_cred(task);
-	ok = uid_eq(cred->uid, tcred->euid) &&
-	     uid_eq(cred->uid, tcred->suid) &&
-	     uid_eq(cred->uid, tcred->uid) &&
-	     gid_eq(cred->gid, tcred->egid) &&
-	     gid_eq(cred->gid, tcred->sgid) &&
-	     gid_eq(cred->gid, tcred->gid);
-	rcu_read_unlock();
-	if (ok) {
-		task_lock(task);
-		ok = !task->mm || kp_compat_dumpable(task, task->mm);
-		task_unlock(task);
-	}
-	return ok;
+	return ret == -EACCES ? -EPERM : ret;
 }
 
 static struct task_struct *kp_thread_target(pid_t pid)
@@ -294,6 +304,8 @@ static struct task_struct *kp_thread_target(pid_t pid)
  * @dev:  the device.
  * @argp: struct kprofile_thread_enable.
  *
+ * Needs CAP_PERFMON (or CAP_SYS_ADMIN): there is one client for the
+ * machine, and its counters are the machine-wide configuration's.
  * Becomes the client, hooks the scheduler, then adds the thread (which
  * starts counting now when it is the caller, at its next switch-in
  * otherwise).  The reason of a failure is logged at debug level.
@@ -319,11 +331,14 @@ long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp)
 			return -EINVAL;
 	if (req.pid < 0)
 		return -EINVAL;
+	/* One client for the machine: taking the slot is machine-wide. */
+	if (!kp_compat_perfmon_capable())
+		return -EPERM;
 	task = kp_thread_target(req.pid);
 	if (!task)
 		return -ESRCH;
-	ret = -EPERM;
-	if (!kp_thread_may_profile(task))
+	ret = kp_thread_may_profile(task);
+	if (ret)
 		goto out_task;
 	ret = -ENOMEM;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);

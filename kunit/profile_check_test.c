@@ -15,6 +15,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 
+#include "../kmod/access.h"
 #include "profile_fixture.h"
 #include "sources_fixture.h"
 
@@ -26,7 +27,7 @@
 /* A valid ProfileTime request of this process: 0x1000 bytes, 128-byte. */
 static void good(struct kprofile_create_profile *r)
 {
-	kp_prof_req(r, TIME, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH, UBASE,
+	kp_prof_req(r, TIME, KPROFILE_TARGET_SELF, KPROFILE_MODE_USER, UBASE,
 		    0x1000, 7);
 }
 
@@ -268,7 +269,49 @@ static void kp_check_unprivileged(struct kunit *test)
 	r.target = KPROFILE_TARGET_PID;
 	r.pid = task_pid_nr(current);
 	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid), -EPERM);
+	/* A counter source is armed on every CPU: machine-wide. */
+	good(&r);
+	r.source = ISSUES;
+	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid), -EPERM);
+	/* kernel.perf_event_paranoid > 1: user mode only. */
+	good(&r);
+	r.mode = KPROFILE_MODE_BOTH;
+	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid),
+			kp_perf_event_paranoid() > 1 ? -EACCES : 0);
+	if (tgid)
+		put_pid(tgid);
 	undrop(old);
+}
+
+/*
+ * The credential part of ptrace's rule for one thread: the ids, the
+ * capability subset, and the user namespace.
+ */
+static void kp_check_thread_creds(struct kunit *test)
+{
+	struct pid *pid = find_get_pid(2);
+	struct task_struct *kthreadd = get_pid_task(pid, PIDTYPE_PID);
+	const struct cred *old;
+	struct cred *c;
+
+	put_pid(pid);
+	KUNIT_ASSERT_NOT_NULL(test, kthreadd);
+	/* Root with every capability. */
+	KUNIT_EXPECT_EQ(test, kp_access_thread_creds(kthreadd), 0);
+	/* Root with all but CAP_NET_RAW: not a superset of kthreadd's. */
+	c = prepare_creds();
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	cap_lower(c->cap_permitted, CAP_NET_RAW);
+	cap_lower(c->cap_effective, CAP_SYS_PTRACE);
+	old = override_creds(c);
+	KUNIT_EXPECT_EQ(test, kp_access_thread_creds(kthreadd), -EACCES);
+	revert_creds(old);
+	put_cred(c);
+	/* Another uid: refused whatever the capabilities but CAP_SYS_PTRACE. */
+	old = drop(test, 1000);
+	KUNIT_EXPECT_EQ(test, kp_access_thread_creds(kthreadd), -EACCES);
+	undrop(old);
+	put_task_struct(kthreadd);
 }
 
 static void kp_check_other_process(struct kunit *test)
@@ -293,12 +336,15 @@ static void kp_check_other_process(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid), -ESRCH);
 	undrop(old);
 
-	/* Same uid (root), no capability at all: allowed. */
+	/*
+	 * Same uid (root), no capability at all: refused, kthreadd holds
+	 * capabilities the caller lacks (commoncap's subset rule), and has
+	 * no mm and is not user-dumpable.
+	 */
 	old = drop(test, 0);
 	r.pid = 2;
-	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid), 0);
-	KUNIT_EXPECT_NOT_NULL(test, tgid);
-	put_pid(tgid);
+	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid), -EACCES);
+	KUNIT_EXPECT_NULL(test, tgid);
 	undrop(old);
 	/* With CAP_SYS_PTRACE (the KUnit thread's own): allowed. */
 	KUNIT_EXPECT_EQ(test, kp_profile_check_access(&r, &tgid), 0);
@@ -317,6 +363,7 @@ static struct kunit_case kp_profile_check_cases[] = {
 	KUNIT_CASE(kp_check_privileged),
 	KUNIT_CASE(kp_check_unprivileged),
 	KUNIT_CASE(kp_check_other_process),
+	KUNIT_CASE(kp_check_thread_creds),
 	{}
 };
 

@@ -193,14 +193,21 @@ void kp_prof_hit(struct kp_prof_fix *f, u32 source, unsigned int cpu,
 /**
  * kp_prof_stat() - one statistic of a profile.
  * @p:     the profile.
- * @which: "hits", "outside", "unavailable", "wrong_mode" or "started".
+ * @which: "hits", "outside", "unavailable", "wrong_mode", "not_dumpable",
+ *	   "flags" (KPROFILE_PROFILE_*) or "started".
  *
  * Return: its value.
  */
 u64 kp_prof_stat(struct kp_profile *p, const char *which)
 {
+	struct kprofile_profile_stats_ex stx;
 	struct kprofile_profile_stats st;
 
+	kp_profile_get_stats_ex(p, &stx);
+	if (!strcmp(which, "not_dumpable"))
+		return stx.not_dumpable;
+	if (!strcmp(which, "flags"))
+		return stx.flags;
 	kp_profile_get_stats(p, &st);
 	if (!strcmp(which, "hits"))
 		return st.hits;

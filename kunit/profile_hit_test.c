@@ -329,20 +329,92 @@ static void kp_hit_dumpable_rule(struct kunit *test)
 	const struct cred *old;
 	struct cred *c;
 
+	struct pid *init_tgid = find_get_pid(1);
+
 	kp_prof_req(&req, SRC, KPROFILE_TARGET_PID, KPROFILE_MODE_BOTH, BASE,
 		    0x100, 7);
 	req.pid = 1;
-	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req));
+	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req, init_tgid));
 	c = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	cap_clear(c->cap_effective);
 	old = override_creds(c);
-	KUNIT_EXPECT_TRUE(test, kp_profile_dumpable_only(&req));
+	KUNIT_EXPECT_TRUE(test, kp_profile_dumpable_only(&req, init_tgid));
+	/* Its own pid: a process may always profile itself. */
+	req.pid = task_tgid_vnr(current);
+	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req, self()));
 	req.target = KPROFILE_TARGET_SELF;
 	req.pid = 0;
-	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req));
+	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req, self()));
 	revert_creds(old);
 	put_cred(c);
+	put_pid(init_tgid);
+}
+
+/*
+ * An exec that leaves the process non-dumpable (set-user-ID) stops its
+ * profiles for good: later interrupts are not_dumpable, the statistics
+ * say EXEC_STOPPED; profiles of other processes are not touched.
+ */
+static void kp_hit_exec_stops(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	struct pid *init_tgid = find_get_pid(1);
+	struct kp_profile *mine, *other;
+	u32 *bm, *bo;
+
+	mine = kp_prof_new(f, SRC, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH,
+			   BASE, 0x100, 7, NULL);
+	other = kp_prof_new(f, SRC, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH,
+			    BASE, 0x100, 7, NULL);
+	/* Pretend @other profiles init. */
+	put_pid(other->tgid);
+	other->tgid = init_tgid;
+	bm = kp_prof_start(f, mine);
+	bo = kp_prof_start(f, other);
+	kp_prof_hit(f, SRC, 0, self(), BASE, true);
+	KUNIT_EXPECT_EQ(test, bm[0], 1U);
+	kp_profile_exec(&f->set, current);
+	kp_prof_hit(f, SRC, 0, self(), BASE, true);
+	kp_prof_hit(f, SRC, 0, init_tgid, BASE, true);
+	KUNIT_EXPECT_EQ(test, bm[0], 1U);
+	KUNIT_EXPECT_EQ(test, kp_prof_stat(mine, "hits"), 1ULL);
+	KUNIT_EXPECT_EQ(test, kp_prof_stat(mine, "not_dumpable"), 1ULL);
+	KUNIT_EXPECT_EQ(test, kp_prof_stat(mine, "flags"),
+			(u64)KPROFILE_PROFILE_EXEC_STOPPED);
+	KUNIT_EXPECT_EQ(test, bo[0], 1U);
+	KUNIT_EXPECT_EQ(test, kp_prof_stat(other, "flags"), 0ULL);
+}
+
+/*
+ * A profile of oneself does not count a non-dumpable address space other
+ * than its creator's (a set-user-ID program before the exec hook ran),
+ * but does count its own address space when it turned non-dumpable.
+ */
+static void kp_hit_self_other_mm(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	static const int other_mm;
+	struct kp_profile *p;
+	struct kp_sample s = {
+		.source = SRC, .cpu = 0, .tgid = self(), .ip = BASE,
+		.user = true, .dumpable = false,
+	};
+	u32 *b;
+
+	p = kp_prof_new(f, SRC, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH,
+			BASE, 0x100, 7, NULL);
+	b = kp_prof_start(f, p);
+	s.mm = p->mm;
+	kp_profile_hit(&f->set, &s);
+	KUNIT_EXPECT_EQ(test, b[0], 1U);
+	s.mm = (const struct mm_struct *)&other_mm;
+	kp_profile_hit(&f->set, &s);
+	KUNIT_EXPECT_EQ(test, b[0], 1U);
+	KUNIT_EXPECT_EQ(test, kp_prof_stat(p, "not_dumpable"), 1ULL);
+	s.dumpable = true;
+	kp_profile_hit(&f->set, &s);
+	KUNIT_EXPECT_EQ(test, b[0], 2U);
 }
 
 static struct kunit_case kp_profile_hit_cases[] = {
@@ -358,6 +430,8 @@ static struct kunit_case kp_profile_hit_cases[] = {
 	KUNIT_CASE(kp_hit_started_only),
 	KUNIT_CASE(kp_hit_dumpable),
 	KUNIT_CASE(kp_hit_dumpable_rule),
+	KUNIT_CASE(kp_hit_exec_stops),
+	KUNIT_CASE(kp_hit_self_other_mm),
 	{}
 };
 

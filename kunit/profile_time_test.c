@@ -106,6 +106,7 @@ static void kp_time_interval_next_period(struct kunit *test)
 	struct kp_prof_fix *f = kp_prof_fix_new(test);
 	struct kp_ptimer_cpu *tc = raw_cpu_ptr(f->set.timers);
 	u32 old = KP_TEST_TIME_MAX, new;
+	enum hrtimer_restart ret;
 	s64 delta;
 	ktime_t t0;
 
@@ -119,7 +120,11 @@ static void kp_time_interval_next_period(struct kunit *test)
 	kp_pmu_fix_interval(f->pmu, TIME, new);
 	t0 = ktime_get();
 	hrtimer_set_expires(&tc->timer, t0);
-	KUNIT_EXPECT_EQ(test, kp_ptimer_fn(&tc->timer), HRTIMER_RESTART);
+	/* As the hrtimer core calls it: hardirq, interrupts off. */
+	local_irq_disable();
+	ret = kp_ptimer_fn(&tc->timer);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, ret, HRTIMER_RESTART);
 	delta = ktime_to_ns(ktime_sub(hrtimer_get_expires(&tc->timer), t0));
 	KUNIT_EXPECT_GT(test, delta, 0LL);
 	KUNIT_EXPECT_EQ(test, delta % (new * 100LL), 0LL);

@@ -241,6 +241,7 @@ static void kp_thread_exit_keeps_exited_entry(struct kunit *test)
 {
 	static const u64 ev[] = { 9 };
 	struct kprofile_thread_entry *list;
+	struct kp_thread_task *e;
 	struct acct a;
 	u32 n;
 
@@ -250,7 +251,10 @@ static void kp_thread_exit_keeps_exited_entry(struct kunit *test)
 	kp_thread_switch_in(a.c, a.e, 20);
 	kp_thread_exited(a.c, current, 25);
 	preempt_enable();
-	KUNIT_EXPECT_NULL(test, kp_thread_find(a.c, current));
+	rcu_read_lock();	/* kp_thread_find()'s context */
+	e = kp_thread_find(a.c, current);
+	rcu_read_unlock();
+	KUNIT_EXPECT_NULL(test, e);
 
 	list = kunit_kcalloc(test, 2, sizeof(*list), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, list);
@@ -267,6 +271,44 @@ static void kp_thread_exit_keeps_exited_entry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_thread_list(a.c, list, 0), 1U);
 }
 
+/*
+ * A thread that executes a set-user-ID program is charged up to the exec
+ * and then leaves: no hook finds it again, and it is listed (and the
+ * totals flagged) as exec-stopped.
+ */
+static void kp_thread_exec_stops_entry(struct kunit *test)
+{
+	static const u64 ev[] = { 9 };
+	struct kprofile_thread_entry *list;
+	struct kprofile_thread_data *d;
+	struct kp_thread_task *e;
+	struct acct a;
+
+	acct_setup(test, &a, kp_pmu_fix_intel(test, 2, 4, 48), 1, 0xffff);
+	slice(&a, 0, ev, 1, 10);
+	preempt_disable();
+	kp_thread_switch_in(a.c, a.e, 20);
+	kp_thread_exec_stopped(a.c, current, 25);
+	preempt_enable();
+	rcu_read_lock();
+	e = kp_thread_find(a.c, current);
+	rcu_read_unlock();
+	KUNIT_EXPECT_NULL(test, e);
+
+	list = kunit_kcalloc(test, 1, sizeof(*list), GFP_KERNEL);
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, list);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_EQ(test, kp_thread_list(a.c, list, 1), 1U);
+	KUNIT_EXPECT_TRUE(test, list[0].flags & KPROFILE_THREAD_EXEC_STOPPED);
+	KUNIT_EXPECT_FALSE(test, list[0].flags & KPROFILE_THREAD_EXITED);
+	KUNIT_EXPECT_EQ(test, list[0].cycle_time, 15ULL);
+	KUNIT_EXPECT_EQ(test, list[0].context_switches, 2ULL);
+	kp_thread_read(a.c, d);
+	KUNIT_EXPECT_TRUE(test, d->flags & KPROFILE_THREAD_EXEC_STOPPED);
+	KUNIT_EXPECT_EQ(test, d->cycle_time, 15ULL);
+}
+
 static struct kunit_case kp_thread_cases[] = {
 	KUNIT_CASE(kp_thread_accumulates_emon),
 	KUNIT_CASE(kp_thread_accumulates_emon_v1),
@@ -279,6 +321,7 @@ static struct kunit_case kp_thread_cases[] = {
 	KUNIT_CASE(kp_thread_out_without_in_charges_nothing),
 	KUNIT_CASE(kp_thread_read_includes_running_slice),
 	KUNIT_CASE(kp_thread_exit_keeps_exited_entry),
+	KUNIT_CASE(kp_thread_exec_stops_entry),
 	{}
 };
 

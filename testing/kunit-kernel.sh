@@ -4,7 +4,9 @@
 # Build (or reuse from the cache) a minimal x86-64 kernel that can load the
 # kprofile KUnit module: tinyconfig plus the options SPEC section 5 lists.
 # Variants: "plain", "debug" (KASAN, lockdep, atomic-sleep checks,
-# kmemleak), and "prepare" (the plain config, but only modules_prepare: a
+# kmemleak, and the debugvm additions below: the one debug kernel serves
+# both the debug KUnit run and the debug-kernel VM layer,
+# testing/debugvm/run.sh), and "prepare" (the plain config, but only modules_prepare: a
 # tree to build the module against, for kernels whose KUnit is too old).
 #
 # Usage: kunit-kernel.sh plain|debug|prepare [VERSION]
@@ -61,15 +63,30 @@ debug=(KASAN KASAN_INLINE KASAN_GENERIC PROVE_LOCKING DEBUG_LOCKDEP
 	DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK DEBUG_KMEMLEAK_AUTO_SCAN
 	DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_OBJECTS STACKTRACE)
 
+# The debug-kernel VM layer (testing/debugvm/): the rest of the checkers
+# the reliability audit used, and what the guest suite, the fuzzer and the
+# stress need from userspace (POSIX timers for CLOCK_*_CPUTIME_ID, tmpfs,
+# user and pid namespaces for the sandbox cases, madvise, python3's needs).
+debugvm=(PREEMPT DEBUG_PREEMPT DEBUG_IRQFLAGS RCU_EXPERT PROVE_RCU
+	PROVE_RCU_LIST DEBUG_RWSEMS DEBUG_OBJECTS_FREE DEBUG_OBJECTS_TIMERS
+	DEBUG_OBJECTS_WORK DEBUG_OBJECTS_RCU_HEAD DEBUG_OBJECTS_PERCPU_COUNTER
+	DEBUG_LIST DEBUG_PLIST DEBUG_SG DEBUG_NOTIFIERS BUG_ON_DATA_CORRUPTION
+	DEBUG_VM UBSAN UBSAN_BOUNDS UBSAN_SHIFT UBSAN_BOOL UBSAN_ENUM
+	NAMESPACES USER_NS PID_NS UTS_NS POSIX_TIMERS TMPFS SIGNALFD TIMERFD
+	EVENTFD AIO SYSVIPC NET UNIX FILE_LOCKING ADVISE_SYSCALLS MEMBARRIER
+	RSEQ PRINTK_TIME PROC_SYSCTL)
+
 opts=("${common[@]}")
 [ -n "$version" ] && opts+=("${x2apic[@]}")
-[ "$variant" = debug ] && opts+=("${debug[@]}")
+[ "$variant" = debug ] && opts+=("${debug[@]}" "${debugvm[@]}")
 args=()
 for o in "${opts[@]}"; do args+=(--enable "$o"); done
 args+=(--disable SLOB --disable SLUB_TINY --disable MODULE_SIG
 	--disable RANDOMIZE_BASE --disable DEBUG_INFO
 	--disable WERROR)
 [ "$variant" = debug ] && args+=(--module KASAN_KUNIT_TEST --set-val KASAN_STACK 0)
+[ "$variant" = debug ] && args+=(--disable PREEMPT_NONE --disable PREEMPT_VOLUNTARY
+	--disable UBSAN_TRAP --disable DEBUG_KMEMLEAK_DEFAULT_OFF)
 srcver=$(basename "$tarball" .tar.xz)-$(stat -c %s "$tarball")
 ccver=$(gcc -dumpfullversion 2>/dev/null || gcc -dumpversion)
 recipe=$(printf '%s\n' "${opts[@]}" "${args[@]}" | sha256sum | cut -c1-16)

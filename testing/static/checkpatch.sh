@@ -13,14 +13,15 @@ set -euo pipefail
 
 cp=${KPROFILE_CHECKPATCH:-}
 if [ -z "$cp" ]; then
-	# Only a 6.1 tree: the cache also holds other versions (the kernel
-	# matrix), whose checkpatch.pl checks differently.
-	cp=$(ls -d "${KPROFILE_CACHE:-/var/cache/kprofile}"/linux-source-6.1-*/linux/scripts/checkpatch.pl 2>/dev/null | head -n1 || true)
+	# 6.1's, as the project's standard says: the kernel matrix caches
+	# other versions' trees too, whose checkpatch.pl differ.
+	cp=$(ls -d "${KPROFILE_CACHE:-/var/cache/kprofile}"/linux-source-6.1-*/linux/scripts/checkpatch.pl \
+		2>/dev/null | head -n1 || true)
 fi
 if [ -z "$cp" ]; then
 	cp=$KP_BUILD/checkpatch/scripts/checkpatch.pl
 	if [ ! -f "$cp" ]; then
-		tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n1)
+		tarball=$(ls /usr/src/linux-source-6.1.tar.xz 2>/dev/null || true)
 		[ -n "$tarball" ] || kp_die "no linux-source tarball (run testing/deps.sh)"
 		top=$(basename "$tarball" .tar.xz)
 		mkdir -p "$KP_BUILD/checkpatch"

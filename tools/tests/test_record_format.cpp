@@ -2,6 +2,10 @@
 // The record file: round trip, and refusal of damaged or newer files.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "record/profile_file.h"
 
 using namespace kprofile::record;
@@ -129,6 +133,51 @@ TEST(RecordFormat, RejectsBadBucketShiftAndDanglingObject)
 	d = sample();
 	d.ranges[2].bucket_shift = 40;
 	EXPECT_THROW(parse(serialize(d)), FormatError);
+}
+
+// S5: a file with kernel addresses (the KASLR base) is 0600 whatever the
+// umask; one without them follows the umask; a symlink planted where the
+// old tool put its temporary file (FILE.tmp) is neither followed nor
+// touched.
+TEST(RecordFormat, FileModeAndNoSymlinkFollowing)
+{
+	const std::string dir = ::testing::TempDir();
+	const std::string path = dir + "/kprofile-mode-test.data";
+	const std::string victim = dir + "/kprofile-mode-test.victim";
+	struct stat st {};
+	const mode_t old = ::umask(022);
+
+	std::remove(path.c_str());
+	std::remove((path + ".tmp").c_str());
+	{
+		std::ofstream v(victim);
+		v << "precious";
+	}
+	ASSERT_EQ(::symlink(victim.c_str(), (path + ".tmp").c_str()), 0);
+
+	ProfileData with = sample();
+	ASSERT_TRUE(holds_kernel_addresses(with));
+	write_file(path, with);
+	ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+	EXPECT_TRUE(S_ISREG(st.st_mode));
+	EXPECT_EQ(st.st_mode & 07777, 0600U);
+	std::ifstream v(victim);
+	std::string content;
+	v >> content;
+	EXPECT_EQ(content, "precious");
+
+	ProfileData without = sample();
+	without.ranges.pop_back();	// the kernel range
+	without.kernel_symbols.clear();
+	ASSERT_FALSE(holds_kernel_addresses(without));
+	write_file(path, without);
+	ASSERT_EQ(::stat(path.c_str(), &st), 0);
+	EXPECT_EQ(st.st_mode & 07777, 0644U);
+
+	::umask(old);
+	std::remove(path.c_str());
+	std::remove((path + ".tmp").c_str());
+	std::remove(victim.c_str());
 }
 
 TEST(RecordFormat, FileRoundTripAndMissingFileAdvice)

@@ -335,6 +335,38 @@ struct kprofile_profile_stats {
 	__u32 reserved[5];
 };
 
+/* kprofile_profile_stats_ex.flags: why a profile stopped counting. */
+#define KPROFILE_PROFILE_EXEC_STOPPED	(1U << 0) /* target exec'd set-user-ID */
+#define KPROFILE_PROFILE_BUFFER_LOST	(1U << 1) /* buffer unmapped/replaced */
+
+/**
+ * struct kprofile_profile_stats_ex - KPROFILE_IOC_PROFILE_STATS_EX on a
+ *	profile fd: the statistics, and why counting stopped.
+ * @stats:	  as KPROFILE_IOC_PROFILE_STATS fills it.
+ * @flags:	  KPROFILE_PROFILE_*.  EXEC_STOPPED: the target executed a
+ *		  program that left it non-dumpable (set-user-ID,
+ *		  set-group-ID, file capabilities) while the profile was
+ *		  started; the profile counts it no more (perf tears its
+ *		  task events down at such an exec).  BUFFER_LOST: the
+ *		  buffer's mapping changed while started (munmap,
+ *		  MADV_DONTNEED, mremap, a MAP_FIXED mapping over it): later
+ *		  interrupts are counted in @stats.unavailable, not in
+ *		  buckets the caller could no longer see.
+ * @reserved0:	  zero.
+ * @not_dumpable: interrupts of the target not counted because it was not
+ *		  dumpable (after such an exec, or, for a profile of another
+ *		  process created without CAP_PERFMON/CAP_SYS_PTRACE, while
+ *		  the target is non-dumpable).
+ * @reserved:	  zero.
+ */
+struct kprofile_profile_stats_ex {
+	struct kprofile_profile_stats stats;
+	__u32 flags;
+	__u32 reserved0;
+	__u64 not_dumpable;
+	__u64 reserved[4];
+};
+
 /* Hardware counter configuration (KeSetHardwareCounterConfiguration). */
 enum kprofile_hw_counter_type {
 	KPROFILE_HW_COUNTER_PMC = 0,	/* PMCCounter: a profile source */
@@ -418,6 +450,13 @@ struct kprofile_thread_enable {
 /* kprofile_thread_data.flags, kprofile_thread_entry.flags */
 #define KPROFILE_THREAD_COUNTERS_VALID	(1U << 0) /* hw_counters are real */
 #define KPROFILE_THREAD_EXITED		(1U << 1) /* entry: thread has exited */
+/*
+ * Entry: the thread executed a program that left it non-dumpable
+ * (set-user-ID, set-group-ID, file capabilities); it was charged up to
+ * that exec and counts no more, nor do threads it creates (perf tears its
+ * task events down at such an exec).  Data: some thread did.
+ */
+#define KPROFILE_THREAD_EXEC_STOPPED	(1U << 2)
 
 /**
  * struct kprofile_thread_data - KPROFILE_IOC_THREAD_READ
@@ -509,6 +548,7 @@ struct kprofile_thread_list {
 #define KPROFILE_IOC_START		_IO(KPROFILE_IOC_MAGIC, 0x40)
 #define KPROFILE_IOC_STOP		_IO(KPROFILE_IOC_MAGIC, 0x41)
 #define KPROFILE_IOC_PROFILE_STATS	_IOR(KPROFILE_IOC_MAGIC, 0x42, struct kprofile_profile_stats)
+#define KPROFILE_IOC_PROFILE_STATS_EX	_IOR(KPROFILE_IOC_MAGIC, 0x43, struct kprofile_profile_stats_ex)
 
 /* On a thread-profiling fd. */
 #define KPROFILE_IOC_THREAD_READ	_IOR(KPROFILE_IOC_MAGIC, 0x60, struct kprofile_thread_data)

@@ -4,7 +4,7 @@
  * testing/guest/60-thread.sh.  Prints key=value lines; exits 0 when every
  * call behaved as the mode expects it to be checked by the script.
  *
- *   kp-thread self N     enable for the caller, sleep N times 1 ms, read:
+ *   kp-thread self N     enable for the caller, sleep N times 20 ms, read:
  *                        switches= cycles= threads= valid= count= reason=
  *   kp-thread second     a second client while one is active:
  *                        second=<errno name>, again=<0 or errno> after close
@@ -14,7 +14,13 @@
  *                        sum_ok= (per-thread sums equal the totals)
  *   kp-thread config     hardware-counter configuration errors:
  *                        too_many=<errno> empty=<errno or 0> reason=
+ *   kp-thread exec-child PROG [ARGS]
+ *                        enable with INHERIT, fork a child that becomes
+ *                        uid 65534 and execs PROG, wait for it, list:
+ *                        child_found= child_exec_stopped= child_cycles=
+ *                        exec_stopped= (the totals' flag)
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -63,9 +69,15 @@ static int enable(int dev, __u32 flags)
 	return ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
 }
 
+/*
+ * Each nap must really switch out: under TCG on a busy host a 1 ms
+ * hrtimer can expire before do_nanosleep() reaches schedule(), and that
+ * sleep never leaves the CPU (the 60-thread flake of the portability
+ * review, section 2.8).  20 ms leaves a wide margin.
+ */
 static void nap(int n)
 {
-	struct timespec ts = { 0, 1000000 };
+	struct timespec ts = { 0, 20 * 1000000 };
 
 	while (n--)
 		nanosleep(&ts, NULL);
@@ -184,6 +196,51 @@ static int mode_config(void)
 	return 0;
 }
 
+static int mode_exec_child(char **argv)
+{
+	struct kprofile_thread_entry ent[16];
+	struct kprofile_thread_list lst = {
+		.count = 16, .entries = (uintptr_t)ent,
+	};
+	struct kprofile_thread_data d;
+	int dev = open_dev(), tp, found = 0;
+	unsigned long long cycles = 0;
+	__u32 i, flags = 0;
+	pid_t child;
+
+	tp = enable(dev, KPROFILE_THREAD_INHERIT);
+	if (tp < 0) {
+		printf("enable=%s\n", ename(errno));
+		return 1;
+	}
+	child = fork();
+	if (child == 0) {
+		if (setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(3);
+		execv(argv[0], argv);
+		_exit(4);
+	}
+	waitpid(child, NULL, 0);
+	if (ioctl(tp, KPROFILE_IOC_THREAD_LIST, &lst) ||
+	    ioctl(tp, KPROFILE_IOC_THREAD_READ, &d)) {
+		printf("read=%s\n", ename(errno));
+		return 1;
+	}
+	for (i = 0; i < lst.count && i < 16; i++) {
+		if (ent[i].tid != child)
+			continue;
+		found = 1;
+		flags = ent[i].flags;
+		cycles = ent[i].cycle_time;
+	}
+	printf("child_found=%d\nchild_exec_stopped=%d\nchild_cycles=%llu\n"
+	       "exec_stopped=%d\n", found,
+	       !!(flags & KPROFILE_THREAD_EXEC_STOPPED), cycles,
+	       !!(d.flags & KPROFILE_THREAD_EXEC_STOPPED));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -195,6 +252,8 @@ int main(int argc, char **argv)
 		return mode_inherit();
 	if (argc > 1 && !strcmp(argv[1], "config"))
 		return mode_config();
-	fprintf(stderr, "usage: kp-thread self N | second | inherit | config\n");
+	if (argc > 2 && !strcmp(argv[1], "exec-child"))
+		return mode_exec_child(argv + 2);
+	fprintf(stderr, "usage: kp-thread self N | second | inherit | config | exec-child PROG...\n");
 	return 2;
 }

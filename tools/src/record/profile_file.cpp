@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 // profile_file.cpp - read and write the record file (docs/record-format.md).
 #include "record/profile_file.h"
+#include "unique_fd.h"
 
 #include <bit>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -251,22 +258,73 @@ ProfileData parse(const std::string &bytes)
 	return data;
 }
 
+bool holds_kernel_addresses(const ProfileData &data)
+{
+	if (!data.kernel_symbols.empty())
+		return true;
+	for (const auto &r : data.ranges)
+		if (r.kind == RangeKind::Kernel || (r.base >> 63) ||
+		    ((r.base + r.size - 1) >> 63))
+			return true;
+	return false;
+}
+
+namespace {
+
+// The process's umask, without changing it.
+mode_t current_umask()
+{
+	const mode_t m = ::umask(0);
+
+	::umask(m);
+	return m;
+}
+
+// Removes the temporary file unless released (the rename happened).
+struct TmpFile {
+	std::string path;
+	UniqueFd fd;
+	bool keep = false;
+	~TmpFile()
+	{
+		if (!keep && !path.empty())
+			::unlink(path.c_str());
+	}
+};
+
+} // namespace
+
 void write_file(const std::string &path, const ProfileData &data)
 {
 	const std::string bytes = serialize(data);
-	const std::string tmp = path + ".tmp";
-	{
-		std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+	const bool secret = holds_kernel_addresses(data);
+	TmpFile tmp;
 
-		if (!out)
-			throw FormatError("cannot create " + tmp + ": " + std::strerror(errno) +
-					  " (choose another -o FILE or directory)");
-		out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-		if (!out.flush())
-			throw FormatError("cannot write " + tmp + ": " + std::strerror(errno));
+	// mkostemp: a new name, O_CREAT | O_EXCL (never an existing file or a
+	// planted symlink), mode 0600.  Kernel addresses (the KASLR base) stay
+	// 0600, as perf.data; anything else gets the usual 0666 & ~umask.
+	std::string templ = path + ".XXXXXX";
+	const int fd = ::mkostemp(templ.data(), O_CLOEXEC);
+	if (fd < 0)
+		throw FormatError("cannot create a file next to " + path + ": " +
+				  std::strerror(errno) + " (choose another -o FILE or directory)");
+	tmp.path = templ;
+	tmp.fd.reset(fd);
+	if (!secret && ::fchmod(fd, 0666 & ~current_umask()) != 0)
+		throw FormatError("cannot set the mode of " + tmp.path + ": " + std::strerror(errno));
+	std::size_t done = 0;
+	while (done < bytes.size()) {
+		const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			throw FormatError("cannot write " + tmp.path + ": " + std::strerror(errno));
+		done += static_cast<std::size_t>(n);
 	}
-	if (std::rename(tmp.c_str(), path.c_str()) != 0)
-		throw FormatError("cannot rename " + tmp + " to " + path + ": " + std::strerror(errno));
+	if (std::rename(tmp.path.c_str(), path.c_str()) != 0)
+		throw FormatError("cannot rename " + tmp.path + " to " + path + ": " +
+				  std::strerror(errno));
+	tmp.keep = true;
 }
 
 ProfileData read_file(const std::string &path)

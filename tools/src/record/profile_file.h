@@ -95,6 +95,13 @@ struct ProfileData {
 std::string serialize(const ProfileData &data);
 ProfileData parse(const std::string &bytes);
 
+// Whether the data holds kernel addresses (kernel ranges or symbols): the
+// KASLR base, which /proc/kallsyms hides from unprivileged users.
+bool holds_kernel_addresses(const ProfileData &data);
+
+// Write atomically: a new temporary file next to @path (O_EXCL, never
+// following a symlink), renamed over it.  Mode 0600 when the data holds
+// kernel addresses, as perf.data; 0666 & ~umask otherwise.
 void write_file(const std::string &path, const ProfileData &data);
 ProfileData read_file(const std::string &path);
 

@@ -10,5 +10,6 @@ root=$(cd "$here/../../../.." && pwd)
 [ -n "$out" ] || { echo "usage: $0 OUT" >&2; exit 2; }
 newest=$(ls -t "$here"/*.[ch] "$root/include/uapi/linux/kprofile.h" | head -n1)
 [ "$out/kp-profile" -nt "$newest" ] && exit 0
-gcc -static -no-pie -O2 -g -Wall -Wextra -Werror -I"$root/include/uapi" \
-	-o "$out/kp-profile" "$here/main.c" "$here/create.c"
+gcc -static -no-pie -O2 -g -Wall -Wextra -Werror -pthread \
+	-I"$root/include/uapi" -o "$out/kp-profile" "$here/main.c" \
+	"$here/create.c" "$here/priv.c"

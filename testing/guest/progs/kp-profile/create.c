@@ -67,6 +67,20 @@ double cpu_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Keep only @cap (permitted and effective), after a uid change. */
+void keep_only_cap(int cap)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	d[cap / 32].effective = d[cap / 32].permitted = 1U << (cap % 32);
+	if (syscall(SYS_capset, &h, d))
+		die("capset");
+}
+
 void drop_caps(void)
 {
 	struct __user_cap_header_struct h = {
@@ -140,8 +154,10 @@ static void set_buffer(struct create *c)
 	map = (size + 2 * 4096 + 4095) & ~4095UL;
 
 	r->buffer_size = size;
+	c->map_size = map;
 	p = mmap(NULL, map, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		 (strcmp(c->buffer, "shared") ? MAP_PRIVATE : MAP_SHARED) |
+		 MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		die("mmap");
 	c->buckets = (uint32_t *)p;
@@ -155,7 +171,7 @@ static void set_buffer(struct create *c)
 		munmap(p, map);
 	} else if (!strcmp(c->buffer, "kernel")) {
 		r->buffer = 0xffffffff81000000ULL;
-	} else if (strcmp(c->buffer, "ok")) {
+	} else if (strcmp(c->buffer, "ok") && strcmp(c->buffer, "shared")) {
 		fprintf(stderr, "kp-profile: bad --buffer %s\n", c->buffer);
 		exit(2);
 	}
@@ -181,6 +197,9 @@ int parse_create(struct create *c, int argc, char **argv, int *i)
 			c->req.target = KPROFILE_TARGET_SELF;
 		} else if (!strcmp(v, "system")) {
 			c->req.target = KPROFILE_TARGET_SYSTEM;
+		} else if (!strcmp(v, "pid:self")) {
+			c->req.target = KPROFILE_TARGET_PID;
+			c->req.pid = getpid();
 		} else if (!strncmp(v, "pid:", 4)) {
 			c->req.target = KPROFILE_TARGET_PID;
 			c->req.pid = atoi(v + 4);
@@ -253,6 +272,21 @@ void print_stats(int fd, const char *prefix)
 	       prefix, (unsigned long long)st.unavailable,
 	       prefix, (unsigned long long)st.wrong_mode,
 	       prefix, st.started, prefix, st.source, prefix, st.interval);
+	print_stats_ex(fd, prefix);
+}
+
+/* KPROFILE_IOC_PROFILE_STATS_EX: flags= and not_dumpable= (or the errno). */
+void print_stats_ex(int fd, const char *prefix)
+{
+	struct kprofile_profile_stats_ex sx;
+
+	if (ioctl(fd, KPROFILE_IOC_PROFILE_STATS_EX, &sx)) {
+		printf("%sflags=%s\n%snot_dumpable=%s\n", prefix,
+		       errname(errno), prefix, errname(errno));
+		return;
+	}
+	printf("%sflags=%u\n%snot_dumpable=%llu\n", prefix, sx.flags, prefix,
+	       (unsigned long long)sx.not_dumpable);
 }
 
 /* Sum of buckets [first, last] (volatile: the kernel writes them). */

@@ -26,6 +26,7 @@ struct create {
 	int buffer_short;	/* 4 bytes fewer than needed */
 	uint64_t cpus;
 	uint32_t *buckets;	/* the mapping behind req.buffer */
+	size_t map_size;	/* bytes mapped there */
 };
 
 uint64_t kp_profile_hot(uint64_t n);
@@ -34,6 +35,14 @@ const char *errname(int e);
 const char *res(int e);
 double cpu_seconds(void);
 void drop_caps(void);
+void keep_only_cap(int cap);
+void print_stats_ex(int fd, const char *prefix);
+
+/* priv.c */
+int cmd_exec_watch(int argc, char **argv);
+int cmd_lost(int argc, char **argv);
+int cmd_machine(void);
+int cmd_spin_mixed(int argc, char **argv);
 uint64_t needed(const struct kprofile_create_profile *r);
 void create_defaults(struct create *c);
 int parse_create(struct create *c, int argc, char **argv, int *i);

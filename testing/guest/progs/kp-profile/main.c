@@ -23,14 +23,18 @@
  *   kp-profile [PRIV] spin SECONDS          spin in the hot function;
  *	SIGUSR1 makes it non-dumpable
  *   kp-profile [PRIV] exec PROG [ARGS]     run PROG (after PRIV)
+ *   exec-watch, lost, machine, spin-mixed: see priv.c
  *
  * PRIV (after /dev/kprofile is opened): --drop-caps removes CAP_PERFMON,
  * CAP_SYS_ADMIN and CAP_SYS_PTRACE; --uid N becomes uid and gid N (which
- * makes the process non-dumpable); --dumpable makes it dumpable again.
- * CREATE: --target self|system|pid:N, --range text|kernel|hot|spin|BASE:SIZE
+ * makes the process non-dumpable); --keep-cap (before --uid) keeps
+ * CAP_NET_RAW, and only it, through that change; --dumpable makes it
+ * dumpable again; --userns moves it into a new user namespace.
+ * CREATE: --target self|system|pid:N|pid:self,
+ * --range text|kernel|hot|spin|BASE:SIZE
  * (hex), --shift N, --buffer-size N (default: exactly what is needed),
- * --buffer-short (4 bytes less), --buffer ok|misaligned|readonly|unmapped|
- * kernel, --source N, --mode N, --reserved, --cpus HEXMASK.
+ * --buffer-short (4 bytes less), --buffer ok|shared|misaligned|readonly|
+ * unmapped|kernel, --source N, --mode N, --reserved, --cpus HEXMASK.
  * The exit status is 0 unless the program itself failed (usage, setup).
  */
 #define _GNU_SOURCE
@@ -47,6 +51,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -389,7 +394,7 @@ static int cmd_hold(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int i = 1;
+	int i = 1, keep_cap = 0;
 	char *s = getenv("KP_SPIN_RANGE");	/* "BASE:END" from spin --where */
 
 	if (s) {
@@ -401,7 +406,8 @@ int main(int argc, char **argv)
 		}
 	}
 	dev = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-	if (dev < 0)
+	/* spin needs no device (it may run unprivileged, after an exec). */
+	if (dev < 0 && !(argc > 1 && !strcmp(argv[1], "spin")))
 		die("/dev/" KPROFILE_DEVICE_NAME);
 	proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (proc < 0)
@@ -412,11 +418,20 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--dumpable")) {
 			if (prctl(PR_SET_DUMPABLE, 1))
 				die("PR_SET_DUMPABLE");
+		} else if (!strcmp(argv[i], "--keep-cap")) {
+			keep_cap = 1;
+			if (prctl(PR_SET_KEEPCAPS, 1))
+				die("PR_SET_KEEPCAPS");
+		} else if (!strcmp(argv[i], "--userns")) {
+			if (unshare(CLONE_NEWUSER))
+				die("unshare(CLONE_NEWUSER)");
 		} else if (!strcmp(argv[i], "--uid") && i + 1 < argc) {
 			int id = atoi(argv[++i]);
 
 			if (setresgid(id, id, id) || setresuid(id, id, id))
 				die("setresuid");
+			if (keep_cap)
+				keep_only_cap(CAP_NET_RAW);
 		} else {
 			break;
 		}
@@ -442,10 +457,19 @@ int main(int argc, char **argv)
 		return cmd_hotplug();
 	if (!strcmp(argv[i], "hold"))
 		return cmd_hold(argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "exec-watch"))
+		return cmd_exec_watch(argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "lost"))
+		return cmd_lost(argc - i - 1, argv + i + 1);
+	if (!strcmp(argv[i], "machine"))
+		return cmd_machine();
+	if (!strcmp(argv[i], "spin-mixed"))
+		return cmd_spin_mixed(argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "spin")) {
 		double end = cpu_seconds() + (i + 1 < argc ? atof(argv[i + 1]) : 1);
 
-		close(dev);
+		if (dev >= 0)
+			close(dev);
 		signal(SIGUSR1, undump);
 		while (cpu_seconds() < end)
 			kp_profile_hot(200000);

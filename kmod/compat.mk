@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: GPL-2.0
+# compat.mk - the kernel-interface tests kmod/compat.h needs that a version
+# number cannot answer, as -D flags.  Included by kmod/Kbuild and
+# kunit/Kbuild (both compile compat.h).  Each test reads the target
+# kernel's own headers ($(srctree)).
+
+# struct syscore (compat.h): 6.19, and backported to 6.12.y (6.12.117 has
+# it, 6.12.95 not), so a version test cannot tell: ask the header.
+ifneq ($(shell grep -sl 'register_syscore.struct syscore ' $(srctree)/include/linux/syscore_ops.h),)
+ccflags-y += -DKP_HAVE_STRUCT_SYSCORE
+endif
+
+# Headers that appeared without a version one can name (compat.h; a
+# Kbuild test rather than __has_include, which sparse 0.6.4 cannot parse).
+ifneq ($(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h),)
+ccflags-y += -DKP_HAVE_ASM_CPUID_API_H
+endif
+ifneq ($(wildcard $(srctree)/include/linux/sched/exec_state.h),)
+ccflags-y += -DKP_HAVE_EXEC_STATE_H
+endif

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile_exec.c - an exec that leaves a process non-dumpable stops its
+ * profiles.
+ *
+ * Linux tears a task's perf events down when it executes a program that
+ * leaves it non-dumpable: a set-user-ID or set-group-ID program, or one
+ * with file capabilities (begin_new_exec(): "Disable monitoring for
+ * regular users when executing setuid binaries", perf_event_exit_task()).
+ * kprofile does the same for the profiles of a process (its own, and
+ * profiles of it by pid): the sched_process_exec tracepoint runs after
+ * begin_new_exec() decided the dumpability, and marks every started
+ * profile of the process @exec_stopped.  The hit path then counts the
+ * process's interrupts as not_dumpable, and the statistics say
+ * EXEC_STOPPED.  Counts taken before the exec stay in the buckets.
+ *
+ * The hook runs with preemption off; it walks the started lists under RCU
+ * and only sets flags.  Between the new program's first instruction and
+ * the hook, a profile of oneself is covered by the hit path's own rule
+ * (a non-dumpable address space other than the creator's is not
+ * counted).
+ */
+#include <linux/binfmts.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "access.h"
+#include "compat.h"
+#include "kprofile.h"
+#include "profile.h"
+
+static struct tracepoint *kp_exec_tp;
+
+static void kp_exec_tp_match(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_exec"))
+		*(struct tracepoint **)priv = tp;
+}
+
+static void kp_profile_on_exec(void *data, struct task_struct *task,
+			       pid_t old_pid, struct linux_binprm *bprm)
+{
+	if (!kp_task_dumpable(task))
+		kp_profile_exec(data, task);
+}
+
+/**
+ * kp_profile_exec() - @task executed a program that left it non-dumpable:
+ *	stop counting it in every started profile of its process.
+ * @set:  the profiles.
+ * @task: the task (current, in the exec hook).
+ *
+ * Context: any but NMI; no locks taken.
+ */
+void kp_profile_exec(struct kp_profile_set *set, struct task_struct *task)
+{
+	struct pid *tgid = task_tgid(task);
+	struct kp_profile *p;
+	unsigned int i;
+
+	rcu_read_lock();
+	for (i = 0; i < KP_SOURCE_LIMIT; i++)
+		list_for_each_entry_rcu(p, &set->started[i], node)
+			if (p->tgid == tgid)
+				WRITE_ONCE(p->exec_stopped, true);
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_exec);
+
+/**
+ * kp_profile_exec_init() - hook exec for @set.
+ * @set: the module's profiles.
+ *
+ * Without the tracepoint (CONFIG_TRACEPOINTS off) the module still loads:
+ * the hit path's own rule still hides a non-dumpable program from a
+ * profile of oneself.
+ *
+ * Return: 0, or an error of tracepoint_probe_register().
+ */
+int kp_profile_exec_init(struct kp_profile_set *set)
+{
+	int ret;
+
+	for_each_kernel_tracepoint(kp_exec_tp_match, &kp_exec_tp);
+	if (!kp_exec_tp) {
+		pr_warn(KP_NAME ": no sched_process_exec tracepoint: profiles of a process that executes a set-user-ID program are not marked EXEC_STOPPED\n");
+		return 0;
+	}
+	ret = tracepoint_probe_register(kp_exec_tp, kp_profile_on_exec, set);
+	if (ret)
+		kp_exec_tp = NULL;
+	return ret;
+}
+
+/**
+ * kp_profile_exec_exit() - unhook exec.
+ * @set: as given to kp_profile_exec_init().
+ *
+ * Context: process; waits until no hook runs.
+ */
+void kp_profile_exec_exit(struct kp_profile_set *set)
+{
+	if (!kp_exec_tp)
+		return;
+	tracepoint_probe_unregister(kp_exec_tp, kp_profile_on_exec, set);
+	tracepoint_synchronize_unregister();
+	kp_exec_tp = NULL;
+}

@@ -1,0 +1,191 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# guest.sh - the debug-kernel layer inside the guest (testing/debugvm/run.sh
+# packs it as /kp/debugvm/guest.sh; testing/vm/init runs it in KP_MODE
+# debugvm with kprofile.ko loaded and kmemleak cleared).
+#
+# /kp/debugvm/config sets DEBUGVM_STEPS, a subset of
+#   suite     the guest tests (testing/guest/run-all.sh: its own TAP stream)
+#   fuzz      kpfuzz check: the fixed-seed budget (>= 200,000 ioctls)
+#   fuzzlong  kpfuzz fuzz for FUZZ_SECONDS from FUZZ_SEED (make fuzz)
+#   stress    8 threads churning profiles for CHURN_SECONDS while CPU 1
+#             goes offline and online in a loop
+#   modcycle  MOD_CYCLES insmod/rmmod cycles with every kind of object live
+#   leak      kmemleak scan, rmmod kprofile, second scan
+# and prints, after the suite's stream, a second TAP stream between the
+# lines KP-DEBUGVM-BEGIN and KP-DEBUGVM-END: one result per check.
+. /kp/debugvm/config
+n=0 failed=0
+out=/tmp/debugvm
+mkdir -p $out
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1"
+	shift
+	[ $# = 0 ] || printf '%s\n' "$*" | head -n 30 | sed 's/^/# /'
+}
+kv() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" "$2" | tail -n1; }
+# progress: show kpfuzz's progress and round lines as they come
+progress() {
+	while read -r l; do
+		case $l in progress* | round* | failing*) echo "# $l" ;; esac
+	done
+}
+has() { case " $DEBUGVM_STEPS " in *" $1 "*) return 0 ;; esac; return 1; }
+planned=0
+for s in $DEBUGVM_STEPS; do
+	case $s in
+	fuzz | fuzzlong) planned=$((planned + 1)) ;;
+	stress) planned=$((planned + 2)) ;;
+	modcycle) planned=$((planned + 1)) ;;
+	leak) planned=$((planned + 3)) ;;
+	esac
+done
+
+rc=0
+if has suite; then
+	sh /kp/guest/run-all.sh || rc=1
+fi
+grep -q '^kprofile ' /proc/modules || insmod "$KP_MODULE"
+
+echo "KP-DEBUGVM-BEGIN"
+echo "TAP version 14"
+echo "1..$planned"
+
+if has fuzz; then
+	t0=$(date +%s)
+	{ kpfuzz check --seed "$FUZZ_SEED" --scale "$FUZZ_SCALE" ${FUZZ_PHASES:+--phases "$FUZZ_PHASES"} 2>$out/fuzz.err
+	  echo $? >$out/fuzz.rc; } | tee $out/fuzz.out | progress
+	frc=$(cat $out/fuzz.rc)
+	calls=$(kv calls $out/fuzz.out)
+	echo "# fuzz: $(grep '^phase=' $out/fuzz.out | tr '\n' ' ')"
+	echo "# fuzz: $(tail -n1 $out/fuzz.out) ($(($(date +%s) - t0)) s)"
+	if [ $frc = 0 ] && [ "${calls:-0}" -ge $((2000 * FUZZ_SCALE)) ]; then
+		ok "fuzz: ${calls} ioctls from seed $FUZZ_SEED, every invariant held"
+	else
+		not_ok "fuzz: seed $FUZZ_SEED, ${calls:-no} ioctls, exit $frc (want >= $((2000 * FUZZ_SCALE)) and 0)" \
+			"$(cat $out/fuzz.err)"
+	fi
+fi
+
+if has fuzzlong; then
+	{ kpfuzz fuzz --seconds "$FUZZ_SECONDS" --seed "$FUZZ_SEED" 2>$out/fuzz.err
+	  echo $? >$out/fuzz.rc; } | tee $out/fuzz.out | progress
+	frc=$(cat $out/fuzz.rc)
+	grep -E '^(failing seed|calls)=|^failing' $out/fuzz.out | sed 's/^/# /'
+	if [ $frc = 0 ]; then
+		ok "fuzz for ${FUZZ_SECONDS}s from seed $FUZZ_SEED: $(tail -n1 $out/fuzz.out)"
+	else
+		not_ok "fuzz for ${FUZZ_SECONDS}s from seed $FUZZ_SEED" "$(cat $out/fuzz.err)"
+	fi
+fi
+
+if has stress; then
+	kpfuzz churn --threads 8 --seconds "$CHURN_SECONDS" --seed "$FUZZ_SEED" \
+		>$out/churn.out 2>$out/churn.err &
+	churn=$!
+	cycles=0 hpfail=
+	cpu=/sys/devices/system/cpu/cpu1/online
+	if [ -w $cpu ]; then
+		sleep 2
+		while kill -0 $churn 2>/dev/null; do
+			echo 0 >$cpu || { hpfail="offline failed after $cycles cycles"; break; }
+			echo 1 >$cpu || { hpfail="online failed after $cycles cycles"; break; }
+			cycles=$((cycles + 1))
+		done
+		[ "$(cat $cpu)" = 1 ] || echo 1 >$cpu
+	else
+		hpfail="no $cpu"
+	fi
+	wait $churn
+	crc=$?
+	echo "# churn: $(cat $out/churn.out)"
+	if [ $crc = 0 ]; then
+		ok "stress: $(kv churn_profiles $out/churn.out) profiles churned by 8 threads in ${CHURN_SECONDS}s"
+	else
+		not_ok "stress: 8 threads churning profiles (exit $crc)" "$(cat $out/churn.err)"
+	fi
+	if [ -z "$hpfail" ] && [ $cycles -gt 0 ]; then
+		ok "stress: $cycles CPU offline/online cycles under that load"
+	else
+		not_ok "stress: CPU hotplug under load ($cycles cycles)" "$hpfail"
+	fi
+fi
+
+if has modcycle; then
+	held=0 refused=0 unloaded=0 why=
+	i=0
+	while [ $i -lt "$MOD_CYCLES" ]; do
+		i=$((i + 1))
+		rm -f $out/ready
+		kpfuzz hold $out/ready >$out/hold.out 2>&1 &
+		holder=$!
+		w=0
+		while [ ! -e $out/ready ] && kill -0 $holder 2>/dev/null && [ $w -lt 600 ]; do
+			sleep 0.1
+			w=$((w + 1))
+		done
+		if [ ! -e $out/ready ]; then
+			why="cycle $i: the holder did not get ready: $(cat $out/hold.out)"
+			kill -9 -$holder 2>/dev/null
+			break
+		fi
+		held=$((held + 1))
+		if rmmod kprofile 2>/dev/null; then
+			why="cycle $i: rmmod succeeded with objects open"
+			break
+		fi
+		refused=$((refused + 1))
+		kill -9 -$holder 2>/dev/null
+		wait $holder 2>/dev/null
+		w=0
+		until rmmod kprofile 2>/dev/null; do
+			w=$((w + 1))
+			[ $w -lt 100 ] || break
+			sleep 0.1
+		done
+		if grep -q '^kprofile ' /proc/modules; then
+			why="cycle $i: kprofile could not be unloaded after the holder exited"
+			break
+		fi
+		unloaded=$((unloaded + 1))
+		insmod "$KP_MODULE" || { why="cycle $i: insmod failed"; break; }
+	done
+	grep -q '^kprofile ' /proc/modules || insmod "$KP_MODULE"
+	echo "# modcycle: held=$held refused=$refused unloaded=$unloaded; holder: $(tr '\n' ' ' <$out/hold.out)"
+	if [ -z "$why" ] && [ $unloaded = "$MOD_CYCLES" ]; then
+		ok "modcycle: $MOD_CYCLES insmod/rmmod cycles, rmmod refused while every kind of object was live"
+	else
+		not_ok "modcycle: $unloaded of $MOD_CYCLES cycles" "$why"
+	fi
+fi
+
+if has leak; then
+	km=/sys/kernel/debug/kmemleak
+	if [ ! -w $km ]; then
+		not_ok "kmemleak: no $km"
+		not_ok "rmmod kprofile (not tried)"
+		not_ok "kmemleak after rmmod: no $km"
+	else
+		sleep 5
+		echo scan >$km
+		leaks=$(cat $km)
+		if [ -z "$leaks" ]; then ok "kmemleak: nothing with kprofile loaded"
+		else not_ok "kmemleak: reports with kprofile loaded" "$leaks"; fi
+		if rmmod kprofile; then ok "rmmod kprofile"
+		else not_ok "rmmod kprofile" "$(lsmod)"; fi
+		sleep 5
+		echo scan >$km
+		sleep 5
+		echo scan >$km
+		leaks=$(cat $km)
+		if [ -z "$leaks" ]; then ok "kmemleak: nothing after rmmod kprofile"
+		else not_ok "kmemleak: reports after rmmod kprofile" "$leaks"; fi
+	fi
+fi
+echo "KP-DEBUGVM-END"
+[ $failed = 0 ] || rc=1
+# The suite's runner needs the module loaded at the end; so does the init.
+exit $rc

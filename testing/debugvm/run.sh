@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The debug-kernel VM layer: the guest tests, the ioctl fuzzer
+# (testing/fuzz), stress and kmemleak, in the debug kernel (KASAN, lockdep
+# with PROVE_RCU(_LIST), PREEMPT + DEBUG_PREEMPT, DEBUG_ATOMIC_SLEEP,
+# kmemleak, DEBUG_OBJECTS, DEBUG_LIST, UBSAN; testing/kunit-kernel.sh
+# debug, the kernel the debug KUnit run uses too) under QEMU TCG.
+#
+# Usage: testing/debugvm/run.sh [--cpu intel|amd] [--steps "STEP..."]
+#            [--tests "NN-name ..."] [--seed S] [--fuzz SECONDS]
+#            [--timeout S] [--debian]
+#   --steps   what to run (default: suite fuzz stress modcycle leak; see
+#             guest.sh): the layer runs everything on Intel, and the
+#             guest tests and the kmemleak checks on AMD
+#   --fuzz T  make fuzz: fuzz for T seconds from --seed, then kmemleak
+#   --debian  Debian's own kernel instead (fast, for developing the fuzzer;
+#             no debug checkers)
+# Fails on any failed check, a kernel report on the console (BUG, WARNING,
+# KASAN, UBSAN, lockdep, RCU, ODEBUG, kmemleak: KP_BAD_CONSOLE), a hang or
+# a missing result.  Prints tap.py's lines, the last one
+# "passed=N failed=M skipped=K".  Logs: build/debugvm-<cpu>/.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+cpu=intel steps="suite fuzz stress modcycle leak" tests= seed=20261123
+fuzz_seconds=0 timeout=${KP_DEBUGVM_TIMEOUT:-2400} debian=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cpu) cpu=$2; shift ;;
+	--steps) steps=$2; shift ;;
+	--tests) tests=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	--fuzz) fuzz_seconds=$2; steps="fuzzlong leak"; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--debian) debian=1 ;;
+	*) kp_die "unknown option $1" ;;
+	esac
+	shift
+done
+[ "$fuzz_seconds" = 0 ] || timeout=$((fuzz_seconds + 900))
+
+logs=$KP_BUILD/debugvm-$cpu
+mkdir -p "$logs"
+fail() { echo "FAIL: debugvm-$cpu: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
+
+if [ $debian = 1 ]; then
+	rel=$(kp_debian_release) || fail "no Debian kernel"
+	kdir=/usr/src/linux-headers-$rel
+	bzimage=/boot/vmlinuz-$rel
+else
+	kdir=$("$KP_ROOT/testing/kunit-kernel.sh" debug 2>"$logs/kernel.log") ||
+		{ tail -n 30 "$logs/kernel.log"; fail "could not build the debug kernel (log: $logs/kernel.log)"; }
+	bzimage=$kdir/arch/x86/boot/bzImage
+fi
+kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$logs/kbuild.log" | tail -n1) ||
+	{ tail -n 30 "$logs/kbuild.log"; fail "building the module failed (log: $logs/kbuild.log)"; }
+tool=$(find "$KP_BUILD/tool" -maxdepth 3 -type f -name kprofile -perm -u+x 2>/dev/null | head -n1 || true)
+
+# The fuzzer, a root-owned set-user-ID copy of it, the guest script.
+extra=$logs/extra
+rm -rf "$extra"
+mkdir -p "$extra/kp/bin" "$extra/kp/debugvm"
+"$KP_ROOT/testing/fuzz/build.sh" "$extra/kp/bin" >"$logs/fuzz-build.log" 2>&1 ||
+	{ cat "$logs/fuzz-build.log"; fail "building the fuzzer failed"; }
+cp "$extra/kp/bin/kpfuzz" "$extra/kp/bin/kpfuzz-suid"
+chmod 4755 "$extra/kp/bin/kpfuzz-suid"
+cp "$KP_ROOT/testing/debugvm/guest.sh" "$extra/kp/debugvm/"
+{
+	echo "DEBUGVM_STEPS='$steps'"
+	echo "FUZZ_SEED=$seed"
+	echo "FUZZ_SECONDS=$fuzz_seconds"
+	echo "FUZZ_SCALE=${KP_FUZZ_SCALE:-100}"
+	# only some phases (developing): KP_FUZZ_PHASES="root race"
+	echo "FUZZ_PHASES='${KP_FUZZ_PHASES:-}'"
+	echo "CHURN_SECONDS=${KP_CHURN_SECONDS:-60}"
+	echo "MOD_CYCLES=${KP_MOD_CYCLES:-50}"
+} >"$extra/kp/debugvm/config"
+
+img=(--out "$logs/initrd.gz" --kmod "$kmod" --mode debugvm --cpu "$cpu"
+	--tests "$tests" --extra "$extra")
+[ -n "$tool" ] && img+=(--tool "$tool")
+"$KP_ROOT/testing/vm/image.sh" "${img[@]}"
+
+start=$(date +%s)
+rc=0
+# An RCU stall is reported after 120 s, not 21: on a loaded CI host a TCG
+# vCPU can be descheduled for longer than the default without any bug.
+"$KP_ROOT/testing/vm/boot.sh" --kernel "$bzimage" --initrd "$logs/initrd.gz" \
+	--logs "$logs" --cpu "$cpu" --timeout "$timeout" \
+	--append "rcupdate.rcu_cpu_stall_timeout=120" 2>"$logs/boot.err" || rc=$?
+echo "# debugvm-$cpu: guest ran $(($(date +%s) - start)) s"
+
+# Two streams: the guest tests', then the layer's own checks.
+sed '/^KP-DEBUGVM-BEGIN$/,$d' "$logs/output.log" >"$logs/suite.tap"
+sed -n '/^KP-DEBUGVM-BEGIN$/,/^KP-DEBUGVM-END$/p' "$logs/output.log" |
+	grep -v '^KP-DEBUGVM-' >"$logs/checks.tap" || true
+grep '^# ' "$logs/checks.tap" | sed 's/^/  /' || true
+
+p=0 f=0 s=0
+add() {
+	local line
+	line=$(grep -E '^passed=[0-9]+ failed=[0-9]+ skipped=[0-9]+$' "$1" | tail -n1)
+	grep -v '^passed=' "$1" || true
+	[ -n "$line" ] || { echo "FAIL: debugvm-$cpu: no result from $1"; f=$((f + 1)); return; }
+	eval "${line// /;}"
+	p=$((p + passed)) f=$((f + failed)) s=$((s + skipped))
+}
+case " $steps " in
+*" suite "*)
+	expect=()
+	for t in "$KP_ROOT"/testing/guest/[0-9][0-9]-*.sh; do
+		n=$(basename "$t" .sh)
+		if [ -z "$tests" ] || case " $tests " in *" $n "*) true ;; *) false ;; esac; then
+			expect+=(--expect "$n")
+		fi
+	done
+	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "debugvm-$cpu" --require-top-plan \
+		"${expect[@]}" "$logs/suite.tap" >"$logs/suite.parsed" || true
+	add "$logs/suite.parsed"
+	;;
+esac
+python3 "$KP_ROOT/testing/lib/tap.py" -q --name "debugvm-$cpu" --require-top-plan \
+	"$logs/checks.tap" >"$logs/checks.parsed" || true
+add "$logs/checks.parsed"
+if [ $rc != 0 ] && { [ $rc != 1 ] || [ $f = 0 ]; }; then
+	# A kernel report (122), a hang (124), a crash (125) or a failed step.
+	echo "FAIL: debugvm-$cpu: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err" | cut -c1-600)"
+	echo "      (console: $logs/console.log)"
+	f=$((f + 1))
+fi
+echo "passed=$p failed=$f skipped=$s"
+[ $f = 0 ]

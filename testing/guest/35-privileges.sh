@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 35-privileges: perf's privilege model (docs/profiles.md, "Privileges").
+# Each block is a finding of the reliability audit that failed before the
+# fix:
+#   S2  another process needs the kernel's ptrace-read rule: a caller in a
+#       new user namespace, or one lacking a capability the target holds,
+#       is refused (EACCES), as perf_event_open() refuses it;
+#   R4  every thread of the target is checked, not just the one named;
+#   own a process may always profile its own pid, dumpable or not;
+#   S1  an exec of a set-user-ID program stops a profile of oneself and
+#       thread profiling, the statistics say why, and so does the tool;
+#   S4  kernel.perf_event_paranoid: 3 forbids unprivileged profiles, 2
+#       kernel-mode counting;
+#   S3  machine-wide changes (interval, counter configuration, the
+#       thread-profiling slot) need CAP_PERFMON;
+#   R1  a buffer zapped, unmapped or moved while its profile runs is
+#       reported (BUFFER_LOST) and nothing counts into invisible pages.
+. "$KP_GUEST/lib.sh"
+plan 38
+cd /tmp || exit 1
+
+try() { kv result "$(kp-profile "$@" 2>&1)"; }
+gt() { [ "${1:-0}" -gt "${2:-0}" ] 2>/dev/null; }
+# bit FLAGS N: 1 when bit N of FLAGS (a number, or an errno name) is set.
+bit() { case $1 in *[!0-9]* | "") echo 0 ;; *) echo $((($1 >> $2) & 1)) ;; esac; }
+paranoid() { echo "$1" >/proc/sys/kernel/perf_event_paranoid; }
+old_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+# Kernel-mode counting of one's own process is allowed at 1 (as perf).
+paranoid 1
+export KP_SPIN_RANGE="$(spin --where | sed -n 's/.*hot_start=\([^ ]*\).*hot_end=\([^ ]*\).*/\1:\2/p')"
+
+# --- S2: the kernel's ptrace rule ----------------------------------------
+kp-profile --uid 65534 --dumpable spin 30 &
+spinner=$!
+sleep 0.3
+is "$(try --uid 65534 try --target pid:$spinner)" OK \
+	"S2: uid 65534 may profile its own dumpable process"
+is "$(try --uid 65534 --userns try --target pid:$spinner)" EACCES \
+	"S2: the same uid from a new user namespace is refused (perf: EACCES)"
+is "$(try --uid 65534 --userns try)" OK \
+	"S2: in a new user namespace, its own process is still allowed"
+kill "$spinner"; wait "$spinner" 2>/dev/null
+kp-profile --keep-cap --uid 65534 --dumpable spin 30 &
+spinner=$!
+sleep 0.3
+like "$(grep CapPrm /proc/$spinner/status)" '0000000000002000' \
+	"S2: the target holds CAP_NET_RAW and nothing else"
+is "$(try --uid 65534 try --target pid:$spinner)" EACCES \
+	"S2: a same-uid target holding a capability the caller lacks is refused"
+is "$(try try --target pid:$spinner)" OK "S2: root may profile it"
+is "$(try --drop-caps try --target pid:1)" EACCES \
+	"S2: root without CAP_SYS_PTRACE/CAP_PERFMON may not profile init (it holds them)"
+kill "$spinner"; wait "$spinner" 2>/dev/null
+
+# --- R4: every thread of the target ---------------------------------------
+kp-profile spin-mixed 30 >/tmp/kp-mixed 2>&1 &
+spinner=$!
+i=0
+while ! grep -q ready /tmp/kp-mixed && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+is "$(try --uid 65534 try --target pid:$spinner)" EACCES \
+	"R4: a process one of whose threads is another uid is refused"
+kill "$spinner"; wait "$spinner" 2>/dev/null
+
+# --- own pid ---------------------------------------------------------------
+# --uid makes the process non-dumpable; it still profiles itself by pid.
+out=$(kp-profile --uid 65534 self --target pid:self --seconds 1 2>&1)
+is "$(kv start "$out")" OK "own pid: a non-dumpable process starts a profile of its own pid"
+check "own pid: and its loop is counted ($(kv loop "$out"))" gt "$(kv loop "$out")" 0
+is "$(kv final_not_dumpable "$out")" 0 "own pid: nothing is hidden as not dumpable"
+
+# --- S1: set-user-ID exec --------------------------------------------------
+cp "$(command -v kp-profile)" /tmp/kp-suid
+cp "$(command -v kp-profile)" /tmp/kp-plain
+chmod 4755 /tmp/kp-suid
+chmod 755 /tmp/kp-plain
+# nobody must reach the copies (the initramfs root may be 0700).
+chmod 755 / 2>/dev/null
+out=$(kp-profile --uid 65534 exec-watch /tmp/kp-plain spin 1 2>&1)
+diag "$out"
+check "S1 control: after a plain exec the program still matches ($(kv hits "$out") hits, $(kv unavailable "$out") unavailable)" \
+	gt $(($(kv hits "$out") + $(kv unavailable "$out"))) 0
+is "$(bit "$(kv flags "$out")" 0)" 0 "S1 control: no EXEC_STOPPED after a plain exec"
+out=$(kp-profile --uid 65534 exec-watch /tmp/kp-suid spin 1 2>&1)
+diag "$out"
+is "$(kv start "$out") $(kv buckets "$out") $(kv hits "$out")" "OK 0 0" \
+	"S1: the set-user-ID program's hot loop is not counted"
+check "S1: its interrupts are counted as not_dumpable ($(kv not_dumpable "$out"))" \
+	gt "$(kv not_dumpable "$out")" 0
+is "$(bit "$(kv flags "$out")" 0)" 1 "S1: the statistics say EXEC_STOPPED"
+plain=$(kp-thread exec-child /tmp/kp-plain spin 1 2>&1)
+suid=$(kp-thread exec-child /tmp/kp-suid spin 1 2>&1)
+diag "plain: $plain" "suid: $suid"
+is "$(kv child_found "$suid") $(kv child_exec_stopped "$suid") $(kv exec_stopped "$suid")" \
+	"1 1 1" "S1: thread profiling marks the set-user-ID child exec-stopped"
+is "$(kv child_exec_stopped "$plain")" 0 "S1: but not a child after a plain exec"
+check "S1: the set-user-ID child's 1 s spin is not charged ($(kv child_cycles "$suid") < $(kv child_cycles "$plain") / 4)" \
+	test "$(kv child_cycles "$suid")" -lt $(($(kv child_cycles "$plain") / 4))
+
+# kprofile record says why the command stopped being profiled (the shell
+# is exec'd under record's ptrace; its own exec of the copy is a real
+# set-user-ID exec).
+if have_tool; then
+	chmod 666 /dev/kprofile
+	out=$(su -m -s /bin/sh nobody -c \
+		"kprofile record -o /tmp/kp-suid.data -- sh -c '/tmp/kp-suid spin 1'" 2>&1)
+	chmod 600 /dev/kprofile
+	diag "$out"
+	like "$out" "set-user-ID" "S1: kprofile record says the command executed a set-user-ID program"
+else
+	skip "S1: kprofile record says the command executed a set-user-ID program" "tool not built"
+fi
+
+# --- S4: kernel.perf_event_paranoid ----------------------------------------
+paranoid 3
+is "$(try --uid 65534 try --mode 1)" EACCES "S4: paranoid 3: no profile without CAP_PERFMON"
+is "$(try try --mode 3)" OK "S4: paranoid 3: root still profiles"
+paranoid 2
+is "$(try --uid 65534 try --mode 1)" OK "S4: paranoid 2: a user-mode profile of oneself"
+is "$(try --uid 65534 try --mode 3)" EACCES "S4: paranoid 2: kernel-mode counting -> EACCES"
+is "$(try --uid 65534 try --mode 2)" EACCES "S4: paranoid 2: kernel mode only -> EACCES"
+paranoid 1
+is "$(try --uid 65534 try --mode 3)" OK "S4: paranoid 1: kernel-mode counting of oneself"
+is "$(try --uid 65534 try --target system)" EPERM "S4: paranoid 1: system-wide still needs CAP_PERFMON"
+
+# --- S3: machine-wide changes ------------------------------------------------
+out=$(kp-profile --uid 65534 machine 2>&1)
+diag "$out"
+is "$(kv set_interval "$out")" EPERM "S3: uid 65534 may not set a source's interval"
+is "$(kv hw_config "$out")" EPERM "S3: uid 65534 may not set the hardware-counter configuration"
+is "$(kv thread_enable "$out")" EPERM "S3: uid 65534 may not take the thread-profiling slot"
+out=$(kp-profile machine 2>&1)
+is "$(kv set_interval "$out") $(kv thread_enable "$out")" "OK OK" \
+	"S3: root may (interval, thread profiling)"
+
+# --- R1: the buffer's mapping changes while started --------------------------
+out=$(kp-profile lost none 2>&1)
+is "$(kv flags "$out") $(kv unavailable "$out") $(kv visible "$out")" "0 0 $(kv hits "$out")" \
+	"R1 control: an untouched buffer shows every hit"
+for how in dontneed munmap mremap; do
+	out=$(kp-profile lost $how 2>&1)
+	diag "$how: $(echo $out)"
+	is "$(bit "$(kv flags "$out")" 1)" 1 "R1: $how: the statistics say BUFFER_LOST"
+	check "R1: $how: later hits are unavailable ($(kv unavailable "$out")), not counted into invisible pages" \
+		gt "$(kv unavailable "$out")" 0
+done
+
+paranoid "$old_paranoid"
