@@ -19,6 +19,7 @@
 
 #include "compat.h"
 #include "detect.h"
+#include "sources.h"
 
 #define KP_PROBE_VALUE		0xabcdULL
 #define KP_CPUID1_ECX_HV	BIT(31)
@@ -132,6 +133,8 @@ static void kp_detect_amd(const struct kp_hw *hw, struct kp_pmu_desc *desc)
 		desc->amd_perfmon_v2 = r.eax & KP_EXT22_EAX_PMV2;
 	}
 	desc->perfmon_version = desc->amd_perfmon_v2 ? 2 : 0;
+	desc->amd_family = kp_amd_family_of(desc->vendor, desc->family,
+					    desc->model);
 	desc->num_counters = KP_AMD64_NUM_COUNTERS;
 	desc->counter_width = KP_AMD64_COUNTER_WIDTH;
 	desc->evtsel_base = KP_MSR_K7_EVNTSEL0;

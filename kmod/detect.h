@@ -47,6 +47,8 @@
  * @ebx_mask:	    Intel CPUID.0AH:EBX (set bit = event unavailable).
  * @ebx_length:	    Intel CPUID.0AH:EAX[31:24]: meaningful EBX bits.
  * @amd_perfmon_v2: AMD CPUID 0x80000022:EAX[0], global control present.
+ * @amd_family:	    AMD/Hygon: enum kprofile_amd_family, which event list
+ *		    applies (kprofile_amd_families.h); 0 otherwise.
  * @hypervisor:	    CPUID.1:ECX[31].
  * @evtsel_base:    MSR of event select 0.
  * @counter_base:   MSR of counter 0.
@@ -63,6 +65,7 @@ struct kp_pmu_desc {
 	u32 ebx_mask;
 	u32 ebx_length;
 	bool amd_perfmon_v2;
+	u32 amd_family;
 	bool hypervisor;
 	u32 evtsel_base;
 	u32 counter_base;

@@ -221,24 +221,48 @@ u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed)
 }
 
 /**
- * kp_pmu_alloc_counter() - take the lowest counter free in kprofile's
- *	slots and in Linux's arbitration.
- * @pmu: the layer; @pmu->lock held.
+ * kp_pmu_alloc_counter() - take a counter free in kprofile's slots and in
+ *	Linux's arbitration, among those a source may use.
+ * @pmu:     the layer; @pmu->lock held.
+ * @allowed: the counters the source may use (kp_source_counters()).
+ *
+ * The lowest allowed counter is taken; where the family constrains some
+ * events to some counters (AMD family 15h: many events only on
+ * PERF_CTL[2:0]), an event that may use every counter takes the highest
+ * one, leaving the constrained counters to the events that need them.
  *
  * Return: the counter, or -EBUSY.
  */
-int kp_pmu_alloc_counter(struct kp_pmu *pmu)
+int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed)
 {
-	unsigned int i;
+	unsigned int n = pmu->desc->num_counters, i, idx;
+	u64 all = n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
+	bool high = kp_sources_constrained(pmu->sources) &&
+		    (allowed & all) == all;
 
 	lockdep_assert_held(&pmu->lock);
-	for (i = 0; i < pmu->desc->num_counters; i++) {
-		if (pmu->counters[i].kind != KP_HOLDER_FREE)
+	for (i = 0; i < n; i++) {
+		idx = high ? n - 1 - i : i;
+		if (!(allowed & BIT_ULL(idx)) ||
+		    pmu->counters[idx].kind != KP_HOLDER_FREE)
 			continue;
-		if (pmu->arbiter->reserve(pmu, i))
-			return i;
+		if (pmu->arbiter->reserve(pmu, idx))
+			return idx;
 	}
 	return -EBUSY;
+}
+
+/**
+ * kp_pmu_usable_counters() - the counters kprofile may use.
+ * @pmu: the layer.
+ *
+ * Return: a mask below desc->num_counters (0 without an interface).
+ */
+u64 kp_pmu_usable_counters(const struct kp_pmu *pmu)
+{
+	u32 n = pmu->ops ? pmu->desc->num_counters : 0;
+
+	return n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
 }
 
 /**
@@ -427,7 +451,9 @@ int kp_pmu_arm(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode,
 	}
 	idx = kp_pmu_find_armed(pmu, source, mode);
 	if (idx < 0) {
-		idx = kp_pmu_alloc_counter(pmu);
+		idx = kp_pmu_alloc_counter(pmu,
+					   kp_source_counters(pmu->sources,
+							      source));
 		if (idx < 0) {
 			kp_pmu_busy_reason_locked(pmu, reason, len);
 			ret = -EBUSY;

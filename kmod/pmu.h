@@ -327,12 +327,13 @@ void kp_pmu_exit(struct kp_device *dev);
 
 /* pmu.c helpers shared inside the hardware layer. */
 u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed);
-int kp_pmu_alloc_counter(struct kp_pmu *pmu);
+int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed);
 void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx);
 int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
 			enum kprofile_mode mode, char *reason, size_t len);
 void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
 const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
+u64 kp_pmu_usable_counters(const struct kp_pmu *pmu);
 
 /* nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);

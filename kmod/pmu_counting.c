@@ -35,13 +35,15 @@ int kp_pmu_claim_counting(struct kp_pmu *pmu, u32 source,
 			  u32 *idx)
 {
 	struct kp_counter *k;
+	u64 allowed;
 	int ret;
 
 	ret = kp_pmu_check_source(pmu, source, mode, NULL, 0);
 	if (ret)
 		return ret;
 	mutex_lock(&pmu->lock);
-	ret = kp_pmu_alloc_counter(pmu);
+	allowed = kp_source_counters(pmu->sources, source);
+	ret = kp_pmu_alloc_counter(pmu, allowed);
 	if (ret >= 0) {
 		k = &pmu->counters[ret];
 		k->kind = KP_HOLDER_COUNTING;

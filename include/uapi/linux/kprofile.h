@@ -19,6 +19,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 #include <linux/kprofile_sources.h>
+#include <linux/kprofile_amd_families.h>
 
 #define KPROFILE_ABI_VERSION	1
 #define KPROFILE_DEVICE_NAME	"kprofile"
@@ -189,10 +190,14 @@ enum kprofile_mode {
  *		reservations and thread profiling by owner, or perf: the NMI
  *		watchdog), e.g. to explain an EBUSY.
  *
- * Sources are placed as armed by profiles (KPROFILE_MODE_TABLE).  Any
- * table event may use any general-purpose counter, so a set fits when
- * each counter source not armed yet finds a free counter.  Unknown
- * sources: EINVAL.
+ * Sources are placed as armed by profiles (KPROFILE_MODE_TABLE).  A set
+ * fits when each counter source not armed yet gets its own free counter
+ * among those its event may use: any general-purpose counter, except on
+ * AMD family 15h, where many events may use only counters 0-2
+ * (kprofile_amd_families.h); placement is a matching, so @counters may
+ * differ from arming the sources one by one.  When the set does not fit,
+ * @counters is KPROFILE_NO_COUNTER for the sources not armed yet.
+ * Unknown sources: EINVAL.
  */
 struct kprofile_schedule {
 	__u32 nr_sources;
