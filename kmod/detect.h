@@ -14,6 +14,7 @@
 /* Intel architectural perfmon (Emon). */
 #define KP_MSR_IA32_PMC0		0x000000c1
 #define KP_MSR_IA32_PERFEVTSEL0		0x00000186
+#define KP_MSR_IA32_FIXED_CTR_CTRL	0x0000038d
 #define KP_MSR_IA32_PERF_GLOBAL_STATUS	0x0000038e
 #define KP_MSR_IA32_PERF_GLOBAL_CTRL	0x0000038f
 #define KP_MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x00000390
@@ -53,6 +54,10 @@
  * @evtsel_base:    MSR of event select 0.
  * @counter_base:   MSR of counter 0.
  * @reason:	    why @iface is KPROFILE_INTERFACE_NONE (else empty).
+ * @features:	    KP_FEAT_* (hw.h): the kernel's feature bits.
+ * @pmu_state:	    enum kprofile_pmu_state at detection: NONE, AVAILABLE,
+ *		    or BUSY (a counter was counting for someone else).
+ * @state_reason:   why BUSY (else empty).
  */
 struct kp_pmu_desc {
 	enum kprofile_interface iface;
@@ -70,6 +75,9 @@ struct kp_pmu_desc {
 	u32 evtsel_base;
 	u32 counter_base;
 	char reason[KPROFILE_REASON_LEN];
+	u32 features;
+	u32 pmu_state;
+	char state_reason[KPROFILE_REASON_LEN];
 };
 
 int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc);

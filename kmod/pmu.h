@@ -335,6 +335,9 @@ void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
 const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
 u64 kp_pmu_usable_counters(const struct kp_pmu *pmu);
 
+/* pmu_state.c: can the counters be used now (KPROFILE_IOC_INFO_EX)? */
+void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x);
+
 /* nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);
 void kp_pmu_add_consumer(struct kp_pmu *pmu, struct kp_overflow_consumer *c);
