@@ -253,19 +253,6 @@ int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed)
 }
 
 /**
- * kp_pmu_usable_counters() - the counters kprofile may use.
- * @pmu: the layer.
- *
- * Return: a mask below desc->num_counters (0 without an interface).
- */
-u64 kp_pmu_usable_counters(const struct kp_pmu *pmu)
-{
-	u32 n = pmu->ops ? pmu->desc->num_counters : 0;
-
-	return n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
-}
-
-/**
  * kp_pmu_free_counter() - give a counter back to Linux and empty its slot.
  * @pmu: the layer; @pmu->lock held.
  * @idx: a counter kp_pmu_alloc_counter() (or kp_pmu_hold()) took.
@@ -357,6 +344,9 @@ void kp_pmu_program_cpu(struct kp_pmu *pmu, unsigned int idx, u32 source,
 
 	if (c->armed & BIT_ULL(idx))
 		return;
+	/* A counter this CPU lacks (F7): arming refused it; never write it. */
+	if (c->checked && !(c->present & BIT_ULL(idx)))
+		return;
 	c->source[idx] = source;
 	c->select[idx] = select;
 	pmu->ops->set_interval(pmu, idx,
@@ -427,15 +417,18 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_find_armed);
  *
  * Return: 0; -EINVAL for an unknown source or mode, ProfileTime, or a CPU
  * set with no online CPU; -EOPNOTSUPP when the source is not supported
- * here (no interface, or the processor lacks the event); -EBUSY when no
- * counter is free (@reason names the holders).
+ * here (no interface, the processor lacks the event, or a CPU of the
+ * request lacks it or every counter it may use: hybrid parts, F7); -EBUSY
+ * when no counter is free on every CPU of the request (@reason names the
+ * holders, or the CPU with fewer counters).
  */
 int kp_pmu_arm(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode,
 	       const struct cpumask *cpus, char *reason, size_t len)
 {
 	struct kp_pmu_ipi a = { .pmu = pmu, .source = source };
+	int ret, idx, short_cpu;
 	struct kp_counter *k;
-	int ret, idx;
+	u64 allowed;
 
 	ret = kp_pmu_check_source(pmu, source, mode, reason, len);
 	if (ret)
@@ -449,13 +442,30 @@ int kp_pmu_arm(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode,
 		ret = -EINVAL;
 		goto out;
 	}
+	ret = kp_pmu_cpus_allow(pmu, cpus, source, &allowed, &short_cpu,
+				reason, len);
+	if (ret)
+		goto out;
 	idx = kp_pmu_find_armed(pmu, source, mode);
+	if (idx >= 0 && !(allowed & BIT_ULL(idx))) {
+		if (reason)
+			scnprintf(reason, len,
+				  "%s is armed on counter %d, which CPU %d lacks",
+				  kp_pmu_source_name(pmu, source), idx,
+				  short_cpu);
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	if (idx < 0) {
-		idx = kp_pmu_alloc_counter(pmu,
-					   kp_source_counters(pmu->sources,
-							      source));
+		idx = kp_pmu_alloc_counter(pmu, allowed);
 		if (idx < 0) {
 			kp_pmu_busy_reason_locked(pmu, reason, len);
+			if (reason && short_cpu >= 0)
+				scnprintf(reason, len,
+					  "no counter free on every CPU: CPU %d has counters 0x%llx only; ask for CPUs that have more",
+					  short_cpu,
+					  per_cpu_ptr(pmu->cpu,
+						      short_cpu)->present);
 			ret = -EBUSY;
 			goto out;
 		}

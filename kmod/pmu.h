@@ -205,6 +205,10 @@ struct kp_counter {
  * @saved_evtsel:  event selects as found when this CPU was brought up.
  * @saved_counter: counters as found.
  * @saved_global:  global control as found (global-control interfaces).
+ * @checked:	   kp_pmu_cpu_check() ran here: @present and @ebx_unavail
+ *		   are this CPU's (F7, pmu_hybrid.c).
+ * @present:	   the counters this CPU has (CPUID 0xA / 0x23 here).
+ * @ebx_unavail:   Emon events this CPU lacks (CPUID.0AH:EBX here).
  */
 struct kp_pmu_cpu {
 	u64 armed;
@@ -215,6 +219,9 @@ struct kp_pmu_cpu {
 	u64 saved_evtsel[KPROFILE_MAX_COUNTERS];
 	u64 saved_counter[KPROFILE_MAX_COUNTERS];
 	u64 saved_global;
+	bool checked;
+	u64 present;
+	u32 ebx_unavail;
 };
 
 /**
@@ -333,7 +340,14 @@ int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
 			enum kprofile_mode mode, char *reason, size_t len);
 void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
 const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
+
+/* pmu_hybrid.c: counters and events that differ per CPU (F7). */
+void kp_pmu_cpu_check(struct kp_pmu *pmu);
+int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
+		      u32 source, u64 *allowed, int *short_cpu, char *reason,
+		      size_t len);
 u64 kp_pmu_usable_counters(const struct kp_pmu *pmu);
+u64 kp_pmu_usable_counters_desc(const struct kp_pmu *pmu);
 
 /* pmu_state.c: can the counters be used now (KPROFILE_IOC_INFO_EX)? */
 void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x);

@@ -42,7 +42,8 @@ int kp_pmu_claim_counting(struct kp_pmu *pmu, u32 source,
 	if (ret)
 		return ret;
 	mutex_lock(&pmu->lock);
-	allowed = kp_source_counters(pmu->sources, source);
+	allowed = kp_source_counters(pmu->sources, source) &
+		  kp_pmu_usable_counters(pmu);
 	ret = kp_pmu_alloc_counter(pmu, allowed);
 	if (ret >= 0) {
 		k = &pmu->counters[ret];
@@ -95,6 +96,8 @@ void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx)
 	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
 	u64 sel = READ_ONCE(pmu->counters[idx].select);
 
+	if (c->checked && !(c->present & BIT_ULL(idx)))
+		return;
 	c->select[idx] = sel;
 	c->source[idx] = READ_ONCE(pmu->counters[idx].source);
 	WRITE_ONCE(c->counting, c->counting | BIT_ULL(idx));

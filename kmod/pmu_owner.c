@@ -179,6 +179,15 @@ int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 				  mask, n);
 		return -EINVAL;
 	}
+	if (mask & ~kp_pmu_usable_counters(pmu)) {
+		if (reason)
+			scnprintf(reason, len,
+				  "counter %u is not usable on every CPU: %s",
+				  (unsigned int)__ffs64(mask &
+							~kp_pmu_usable_counters(pmu)),
+				  "a CPU lacks it (CPUID 0xA/0x23 there)");
+		return -EOPNOTSUPP;
+	}
 	mutex_lock(&pmu->lock);
 	for (i = 0; i < n; i++) {
 		if (!(mask & BIT_ULL(i)))

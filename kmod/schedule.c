@@ -145,7 +145,8 @@ int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s)
 			s->counters[j] = idx;
 			continue;
 		}
-		allowed[nneed] = kp_source_counters(pmu->sources, src);
+		allowed[nneed] = kp_source_counters(pmu->sources, src) &
+				 kp_pmu_usable_counters(pmu);
 		place[nneed] = -1;
 		need[nneed++] = j;
 	}
