@@ -157,7 +157,20 @@ static void kp_detect_intel(const struct kp_hw *hw, u32 max_leaf,
 		return;
 	}
 	desc->iface = KPROFILE_INTERFACE_EMON;
-	kp_check_counters(hw, p, desc);
+	if (!kp_check_counters(hw, p, desc))
+		return;
+	/*
+	 * Skylake-era microcode with TSX_FORCE_ABORT uses PMC3 for its TSX
+	 * workaround while MSR_TSX_FORCE_ABORT.RTM_FORCE_ABORT is clear, and
+	 * perf leaves PMC3 alone then (intel/core.c, F13): so does kprofile.
+	 */
+	if ((p->features & KP_FEAT_TSX_FORCE_ABORT) &&
+	    !(p->features & KP_FEAT_RTM_ALWAYS_ABORT) &&
+	    desc->num_counters > 3) {
+		desc->avoid_mask = BIT_ULL(3);
+		scnprintf(desc->avoid_reason, sizeof(desc->avoid_reason),
+			  "counter 3 is left to the TSX force-abort microcode (TSX_FORCE_ABORT without RTM_ALWAYS_ABORT), as perf does");
+	}
 }
 
 static void kp_detect_amd(const struct kp_hw *hw, const struct kp_platform *p,

@@ -58,6 +58,10 @@
  * @pmu_state:	    enum kprofile_pmu_state at detection: NONE, AVAILABLE,
  *		    or BUSY (a counter was counting for someone else).
  * @state_reason:   why BUSY (else empty).
+ * @avoid_mask:	    counters the processor reserves for itself: PMC3 on
+ *		    Skylake-era parts with the TSX force-abort microcode
+ *		    (F13); never allocated.
+ * @avoid_reason:   why (else empty).
  */
 struct kp_pmu_desc {
 	enum kprofile_interface iface;
@@ -78,6 +82,8 @@ struct kp_pmu_desc {
 	u32 features;
 	u32 pmu_state;
 	char state_reason[KPROFILE_REASON_LEN];
+	u64 avoid_mask;
+	char avoid_reason[KPROFILE_REASON_LEN];
 };
 
 int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc);

@@ -32,6 +32,8 @@
  * Emon: counters from CPUID.0AH:EAX[15:8], or the general-purpose counter
  * bitmap of CPUID.23H.1:EAX where leaf 0x23 has it; unavailable events
  * from CPUID.0AH:EBX (and bits beyond EAX[31:24]).  Amd64: every counter.
+ * Counters the processor reserves for other uses (desc->avoid_mask, TSX
+ * force-abort's PMC3) are left out everywhere.
  * Context: on the CPU concerned (kp_pmu_cpu_up()).
  */
 void kp_pmu_cpu_check(struct kp_pmu *pmu)
@@ -61,7 +63,7 @@ void kp_pmu_cpu_check(struct kp_pmu *pmu)
 			}
 		}
 	}
-	c->present = present & all;
+	c->present = present & all & ~d->avoid_mask;
 	c->ebx_unavail = unavail;
 	WRITE_ONCE(c->checked, true);
 }
@@ -91,7 +93,7 @@ int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
 {
 	const struct kp_pmu_desc *d = pmu->desc;
 	const struct kp_source_row *row = kp_table_find(d->iface, source);
-	u64 mask = kp_source_counters(pmu->sources, source);
+	u64 mask = kp_source_counters(pmu->sources, source) & ~d->avoid_mask;
 	unsigned int cpu, fewest = UINT_MAX;
 
 	*short_cpu = -1;
@@ -155,7 +157,8 @@ u64 kp_pmu_usable_counters(const struct kp_pmu *pmu)
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_usable_counters);
 
 /**
- * kp_pmu_usable_counters_desc() - the counters detection found.
+ * kp_pmu_usable_counters_desc() - the counters detection found, less
+ *	those the processor reserves (desc->avoid_mask).
  * @pmu: the layer.
  *
  * Return: a mask below desc->num_counters (0 without an interface).
@@ -164,5 +167,6 @@ u64 kp_pmu_usable_counters_desc(const struct kp_pmu *pmu)
 {
 	u32 n = pmu->ops ? pmu->desc->num_counters : 0;
 
-	return n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
+	return (n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0) &
+	       ~pmu->desc->avoid_mask;
 }

@@ -79,6 +79,11 @@ void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x)
 	}
 	x->flags |= KPROFILE_INFO_EX_PERF_PMU;
 	x->counter_mask = kp_pmu_usable_counters(pmu);
+	if (d->avoid_mask) {
+		x->flags |= KPROFILE_INFO_EX_TSX_FORCE_ABORT;
+		strscpy(x->state_reason, d->avoid_reason,
+			sizeof(x->state_reason));
+	}
 
 	cpus_read_lock();
 	mutex_lock(&pmu->lock);

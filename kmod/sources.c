@@ -214,9 +214,10 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_source_supported);
  * @s:      the model.
  * @source: a supported counter source.
  *
- * Return: a mask of counter indexes below desc->num_counters: all of them,
- * except for events the AMD family constrains (family 15h); 0 for a
- * source that is not supported.
+ * Return: a mask of counter indexes below desc->num_counters: all of them
+ * but those the processor reserves (desc->avoid_mask: TSX force-abort's
+ * PMC3), and only some for events the AMD family constrains (family 15h);
+ * 0 for a source that is not supported.
  */
 u64 kp_source_counters(const struct kp_sources *s, u32 source)
 {
@@ -226,7 +227,8 @@ u64 kp_source_counters(const struct kp_sources *s, u32 source)
 
 	if (!row || !d->num_counters)
 		return 0;
-	all = GENMASK_ULL(min_t(u32, d->num_counters, 64) - 1, 0);
+	all = GENMASK_ULL(min_t(u32, d->num_counters, 64) - 1, 0) &
+	      ~d->avoid_mask;
 	if (d->iface == KPROFILE_INTERFACE_AMD64)
 		return all & kp_amd_counters(d->amd_family, row->select,
 					     NULL, 0);

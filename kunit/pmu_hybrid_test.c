@@ -2,7 +2,8 @@
 /*
  * pmu_hybrid_test.c - KUnit suite "kprofile_pmu_hybrid": counters and
  * events that differ per CPU (review finding F7: hybrid parts report a
- * different CPUID leaf 0xA, or leaf 0x23, on each core type).
+ * different CPUID leaf 0xA, or leaf 0x23, on each core type), and
+ * counter 3 left to the TSX force-abort microcode (F13).
  *
  * The fake gives CPU 1 CPUID leaves of its own (kp_fake_cpuid_cpu()); the
  * per-CPU cases skip on a machine with one CPU.
@@ -133,10 +134,58 @@ static void kp_hybrid_leaf_0x23(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_pmu_usable_counters(&fix->pmu), 0x0fULL);
 }
 
+/* F13: TSX force-abort without RTM_ALWAYS_ABORT: counter 3 is not ours. */
+static void kp_tfa_skips_counter3(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	char reason[KPROFILE_REASON_LEN] = "";
+	struct kp_pmu_fix *fix;
+	unsigned int i;
+
+	kp_fake_intel(fake, 4, 4, 48, 7, 0);
+	kp_fake_feature(fake, KP_FEAT_TSX_FORCE_ABORT, true);
+	fix = build_up(test, fake);
+	KUNIT_EXPECT_EQ(test, fix->desc.avoid_mask, BIT_ULL(3));
+	KUNIT_EXPECT_EQ(test, kp_pmu_usable_counters(&fix->pmu), 0x7ULL);
+	kp_fake_log_clear(fake);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ_MSG(test, kp_pmu_arm(&fix->pmu, srcs[i],
+						     KPROFILE_MODE_TABLE, NULL,
+						     reason, sizeof(reason)),
+				    0, "%s", reason);
+	KUNIT_EXPECT_EQ(test, kp_pmu_arm(&fix->pmu, srcs[3],
+					 KPROFILE_MODE_TABLE, NULL, reason,
+					 sizeof(reason)), -EBUSY);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,
+						    SEL0 + 3), 0U);
+	KUNIT_EXPECT_EQ(test, kp_pmu_hold(&fix->pmu, BIT_ULL(3), "test", NULL,
+					  reason, sizeof(reason)),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(reason, "TSX"),
+				  "reason \"%s\"", reason);
+	disarm_all(fix, 3);
+}
+
+/* With RTM_ALWAYS_ABORT the microcode leaves PMC3 alone: it is ours. */
+static void kp_tfa_rtm_always_abort_keeps_counter3(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_fix *fix;
+
+	kp_fake_intel(fake, 4, 4, 48, 7, 0);
+	kp_fake_feature(fake, KP_FEAT_TSX_FORCE_ABORT |
+			KP_FEAT_RTM_ALWAYS_ABORT, true);
+	fix = build_up(test, fake);
+	KUNIT_EXPECT_EQ(test, fix->desc.avoid_mask, 0ULL);
+	KUNIT_EXPECT_EQ(test, kp_pmu_usable_counters(&fix->pmu), 0xfULL);
+}
+
 static struct kunit_case kp_hybrid_cases[] = {
 	KUNIT_CASE(kp_hybrid_fewer_counters_on_cpu1),
 	KUNIT_CASE(kp_hybrid_event_missing_on_cpu1),
 	KUNIT_CASE(kp_hybrid_leaf_0x23),
+	KUNIT_CASE(kp_tfa_skips_counter3),
+	KUNIT_CASE(kp_tfa_rtm_always_abort_keeps_counter3),
 	{}
 };
 
