@@ -11,7 +11,8 @@
 
 /*
  * EXPORT_SYMBOL_NS_GPL() took a bare identifier until 6.13 and a string
- * literal since.  kprofile exports its internals to the KUnit module in
+ * literal since (cdd30ebb1b9f, "module: Convert symbol namespace to string
+ * literal").  kprofile exports its internals to the KUnit module in
  * the KPROFILE_INTERNAL namespace, only in test builds.
  */
 #if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
@@ -30,7 +31,8 @@
 
 /*
  * MSR accessors: rdmsrl_safe()/wrmsrl_safe() became rdmsrq_safe()/
- * wrmsrq_safe() in 6.16.
+ * wrmsrq_safe() in 6.16 ("x86/msr: Rename 'rdmsrl_safe()' to
+ * 'rdmsrq_safe()'" and its wrmsr twin).
  */
 #include <asm/msr.h>
 #if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
@@ -84,18 +86,25 @@ static inline void kp_compat_perf_caps(u32 *version, u32 *counters,
 
 /*
  * The local APIC's LVTPC entry.  Up to 6.5 apic_write() goes through the
- * exported struct apic; since 6.6 it is a static call that modules cannot
+ * exported struct apic; since 6.6 ("x86/apic: Turn on static calls", the
+ * x86/apic rework merged for 6.6) it is a static call that modules cannot
  * use.  There, write the register directly: MSR 0x834 in x2APIC mode, the
  * memory-mapped page otherwise.  Both are what the APIC drivers do.
+ * native_apic_msr_write() exists only with CONFIG_X86_X2APIC (distribution
+ * kernels have it; a tinyconfig kernel may not, and then x2APIC mode is
+ * never on).
  */
 #include <asm/apic.h>
 #if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 static inline void kp_compat_lvtpc_write(u32 val)
 {
-	if (x2apic_enabled())
+#ifdef CONFIG_X86_X2APIC
+	if (x2apic_enabled()) {
 		native_apic_msr_write(APIC_LVTPC, val);
-	else
-		native_apic_mem_write(APIC_LVTPC, val);
+		return;
+	}
+#endif
+	native_apic_mem_write(APIC_LVTPC, val);
 }
 #else
 static inline void kp_compat_lvtpc_write(u32 val)
@@ -106,8 +115,9 @@ static inline void kp_compat_lvtpc_write(u32 val)
 
 /*
  * The sched_switch tracepoint (thread profiling) gained prev_state in
- * 5.18.  KP_SCHED_SWITCH_PROBE(fn) declares a probe with the running
- * kernel's arguments: data, preempt, prev, next.
+ * 5.18 (fa2c3254d7cf, "sched/tracing: Don't re-read p->state when emitting
+ * sched_switch event").  KP_SCHED_SWITCH_PROBE(fn) declares a probe with
+ * the running kernel's arguments: data, preempt, prev, next.
  */
 struct task_struct;
 #if KERNEL_VERSION(5, 18, 0) <= LINUX_VERSION_CODE
@@ -122,7 +132,8 @@ struct task_struct;
 
 /*
  * hrtimer_setup() replaced hrtimer_init() plus a ->function assignment in
- * 6.13 (hrtimer_init() is gone since 6.15).
+ * 6.13 (908a1d775422, "hrtimer: Introduce hrtimer_setup() to replace
+ * hrtimer_init()"); hrtimer_init() is gone since 6.15.
  */
 #include <linux/hrtimer.h>
 #if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
@@ -138,5 +149,167 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 	t->function = fn;
 }
 #endif
+
+/*
+ * The sched_process_exit tracepoint gained group_dead in 6.16
+ * (3e816361e94a, "sched/tracepoints: Move and extend the
+ * sched_process_exit() tracepoint").  Probes are registered through a
+ * void pointer, so a stale prototype compiles, and works only by the
+ * calling convention (kCFI traps on it).  KP_SCHED_EXIT_PROBE(fn)
+ * declares a probe with the running kernel's arguments: data, task.
+ */
+#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
+#define KP_SCHED_EXIT_PROBE(fn)					\
+	void fn(void *data, struct task_struct *task, bool group_dead)
+#else
+#define KP_SCHED_EXIT_PROBE(fn)					\
+	void fn(void *data, struct task_struct *task)
+#endif
+
+/*
+ * Syscore (suspend/resume) callbacks take a context pointer and are
+ * registered through struct syscore since 6.19 (a97fbc3ee3e2, "syscore:
+ * Pass context data to callbacks"; register_syscore_ops() is gone).
+ * KP_SYSCORE_RESUME(fn) declares a resume callback, KP_DEFINE_SYSCORE()
+ * the registration object, kp_compat_{,un}register_syscore() take it.
+ */
+#include <linux/syscore_ops.h>
+#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#define KP_SYSCORE_RESUME(fn)	void fn(void *data)
+#define KP_DEFINE_SYSCORE(name, resume_fn)				\
+	static const struct syscore_ops name##_ops = {			\
+		.resume = resume_fn,					\
+	};								\
+	static struct syscore name = { .ops = &name##_ops }
+#define kp_compat_register_syscore(s)	register_syscore(s)
+#define kp_compat_unregister_syscore(s)	unregister_syscore(s)
+#else
+#define KP_SYSCORE_RESUME(fn)	void fn(void)
+#define KP_DEFINE_SYSCORE(name, resume_fn)				\
+	static struct syscore_ops name = {				\
+		.resume = resume_fn,					\
+	}
+#define kp_compat_register_syscore(s)	register_syscore_ops(s)
+#define kp_compat_unregister_syscore(s)	unregister_syscore_ops(s)
+#endif
+
+/*
+ * CPUID: cpuid_count() came from <asm/processor.h> (through
+ * <asm/cpuid.h> since 6.12); the x86 CPUID header split ("x86/cpuid:
+ * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
+ * <asm/cpuid/types.h>.  Test for the header, not a version.
+ */
+#if __has_include("asm/cpuid/api.h")
+#include <asm/cpuid/api.h>
+#else
+#include <asm/processor.h>
+#endif
+
+/*
+ * Faulting a user buffer in writable without writing it:
+ * fault_in_safe_writeable() since 5.16 (cdd591fc86e3, "iov_iter:
+ * Introduce fault_in_iov_iter_writeable").  Below, do what it does:
+ * fixup_user_fault() page by page under the mmap lock (both exported).
+ * fault_in_pages_writeable() is no substitute: it writes zeros.
+ * Return: the bytes not faulted in (0 on success), as upstream.
+ */
+#include <linux/mm.h>
+#include <linux/pagemap.h>
+#include <linux/uaccess.h>
+#if KERNEL_VERSION(5, 16, 0) <= LINUX_VERSION_CODE
+#define kp_compat_fault_in_writeable(uaddr, size) \
+	fault_in_safe_writeable(uaddr, size)
+#else
+#include <linux/sched.h>
+static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
+						  size_t size)
+{
+	unsigned long start = (unsigned long)uaddr, end, addr;
+	struct mm_struct *mm = current->mm;
+	bool unlocked = false;
+
+	if (unlikely(size == 0))
+		return 0;
+	end = PAGE_ALIGN(start + size);
+	if (end < start)
+		end = 0;
+	addr = start & PAGE_MASK;
+	mmap_read_lock(mm);
+	do {
+		if (fixup_user_fault(mm, addr, FAULT_FLAG_WRITE, &unlocked))
+			break;
+		addr += PAGE_SIZE;
+	} while (addr != end);
+	mmap_read_unlock(mm);
+	if (addr == end)
+		return 0;
+	return size - (max(addr, start) - start);
+}
+#endif
+
+/*
+ * Dumpability (ptrace's "dumpable" rule): up to 7.1 the mm's flags
+ * (get_dumpable(mm) == SUID_DUMP_USER) and the mm's user namespace; in
+ * 7.2 both moved to task->exec_state (struct task_exec_state,
+ * <linux/sched/exec_state.h>, Christian Brauner's exec-state series) and
+ * mm->user_ns is gone.  Its accessors are not exported but the structure
+ * is public, so read it as kernel/ptrace.c does.  The series' version is
+ * uncertain (present in 7.2, absent in 6.12): test for the header.
+ *
+ * kp_compat_dumpable(task, mm): @mm is @task's, non-NULL; any context,
+ * NMI included.  kp_compat_dump_ns(task, mm): the namespace whose
+ * CAP_SYS_PTRACE overrides it; task_lock(@task) held.
+ */
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#if __has_include("linux/sched/exec_state.h")
+#include <linux/sched/exec_state.h>
+static inline bool kp_compat_dumpable(struct task_struct *task,
+				      struct mm_struct *mm)
+{
+	const struct task_exec_state *es;
+	bool owner;
+
+	rcu_read_lock();
+	es = rcu_dereference(task->exec_state);
+	owner = READ_ONCE(es->dumpable) == TASK_DUMPABLE_OWNER;
+	rcu_read_unlock();
+	return owner;
+}
+
+static inline struct user_namespace *
+kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
+{
+	const struct task_exec_state *es;
+
+	/* task_exec_state_replace() runs under task_lock(). */
+	es = rcu_dereference_protected(task->exec_state,
+				       lockdep_is_held(&task->alloc_lock));
+	return es->user_ns;
+}
+#else
+#include <linux/sched/coredump.h>
+static inline bool kp_compat_dumpable(struct task_struct *task,
+				      struct mm_struct *mm)
+{
+	return get_dumpable(mm) == SUID_DUMP_USER;
+}
+
+static inline struct user_namespace *
+kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
+{
+	return mm->user_ns;
+}
+#endif
+
+/*
+ * Tracepoint probes ran with preemption off (an RCU read side) until 7.0
+ * ("tracing: Guard __DECLARE_TRACE() use of __DO_TRACE_CALL() with
+ * SRCU-fast"); since, they run preemptible wherever the call site is
+ * (sched_process_fork, sched_process_exit).  No shim: the probes in
+ * thread_fd.c take the RCU read side and preemption-off section they
+ * need themselves, which on older kernels nests harmlessly in the
+ * tracepoint's own.
+ */
 
 #endif /* _KPROFILE_COMPAT_H */

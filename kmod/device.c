@@ -111,7 +111,6 @@ static const struct file_operations kp_dev_fops = {
 	.owner = THIS_MODULE,
 	.unlocked_ioctl = kp_dev_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice kp_miscdev = {

@@ -4,8 +4,6 @@
  * accessors (a #GP becomes -EIO, as perf's probe expects), and the LVTPC.
  */
 #include <linux/errno.h>
-#include <asm/cpufeature.h>
-#include <asm/processor.h>
 
 #include "compat.h"
 #include "hw.h"

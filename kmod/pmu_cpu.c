@@ -243,14 +243,12 @@ void kp_pmu_hotplug_remove(struct kp_pmu *pmu)
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_remove);
 
-static void kp_pmu_resume(void)
+static KP_SYSCORE_RESUME(kp_pmu_resume)
 {
 	kp_pmu_resume_cpu(&kp_dev.pmu);
 }
 
-static struct syscore_ops kp_pmu_syscore_ops = {
-	.resume = kp_pmu_resume,
-};
+KP_DEFINE_SYSCORE(kp_pmu_syscore, kp_pmu_resume);
 
 /**
  * kp_pmu_init() - bring up the module's hardware layer.
@@ -284,7 +282,7 @@ int kp_pmu_init(struct kp_device *dev)
 	ret = kp_pmu_hotplug_add(pmu);
 	if (ret)
 		goto err_nmi;
-	register_syscore_ops(&kp_pmu_syscore_ops);
+	kp_compat_register_syscore(&kp_pmu_syscore);
 	return 0;
 
 err_nmi:
@@ -309,7 +307,7 @@ void kp_pmu_exit(struct kp_device *dev)
 	struct kp_pmu *pmu = &dev->pmu;
 
 	if (pmu->ops) {
-		unregister_syscore_ops(&kp_pmu_syscore_ops);
+		kp_compat_unregister_syscore(&kp_pmu_syscore);
 		kp_pmu_hotplug_remove(pmu);
 		kp_nmi_unregister(pmu);
 	}

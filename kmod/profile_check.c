@@ -35,7 +35,6 @@
 #include <linux/pagemap.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/uaccess.h>
@@ -142,7 +141,7 @@ int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 
 	if (!access_ok(ubuf, bytes))
 		return -EFAULT;
-	if (fault_in_safe_writeable(ubuf, bytes))
+	if (kp_compat_fault_in_writeable(ubuf, bytes))
 		return -EFAULT;
 	return 0;
 }
@@ -157,8 +156,8 @@ static bool kp_task_dumpable(struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
 
-	return !mm || get_dumpable(mm) == SUID_DUMP_USER ||
-	       ns_capable(mm->user_ns, CAP_SYS_PTRACE);
+	return !mm || kp_compat_dumpable(task, mm) ||
+	       ns_capable(kp_compat_dump_ns(task, mm), CAP_SYS_PTRACE);
 }
 
 /**

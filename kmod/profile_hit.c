@@ -21,7 +21,6 @@
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/rculist.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
 
@@ -120,7 +119,7 @@ void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 		.tgid = task_tgid(current),
 		.ip = instruction_pointer(regs),
 		.user = user_mode(regs),
-		.dumpable = !mm || get_dumpable(mm) == SUID_DUMP_USER,
+		.dumpable = !mm || kp_compat_dumpable(current, mm),
 	};
 
 	kp_profile_hit(set, &s);

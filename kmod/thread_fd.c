@@ -11,9 +11,12 @@
  * notifiers were the alternative; they are per task and can only be
  * unregistered by the task itself, so a client closed while its threads
  * run (or sleep forever) could not take them back, and the KUnit kernels
- * lack CONFIG_PREEMPT_NOTIFIERS.  The probes run with preemption off:
- * they take no sleeping lock and never allocate (fork takes a
- * preallocated entry: thread_reserve.c).
+ * lack CONFIG_PREEMPT_NOTIFIERS.  The probes take no sleeping lock and
+ * never allocate (fork takes a preallocated entry: thread_reserve.c).
+ * sched_switch runs with interrupts off; the fork and exit probes run
+ * preemptible since 7.0 (compat.h), so they take the RCU read side (fork's
+ * lookup) and the preemption-off section (exit's accounting, on this CPU)
+ * themselves.
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
@@ -25,7 +28,6 @@
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -76,16 +78,23 @@ static void kp_thread_on_fork(void *data, struct task_struct *parent,
 			      struct task_struct *child)
 {
 	struct kp_thread_client *c = data;
+	bool profiled;
 
-	if (kp_thread_find(c, parent))
+	rcu_read_lock();
+	profiled = kp_thread_find(c, parent);
+	rcu_read_unlock();
+	if (profiled)
 		kp_thread_join(c, child, GFP_ATOMIC);
 }
 
-static void kp_thread_on_exit(void *data, struct task_struct *task)
+static KP_SCHED_EXIT_PROBE(kp_thread_on_exit)
 {
 	struct kp_thread_client *c = data;
 
+	/* The clock read and the charge on one CPU, with no switch between. */
+	preempt_disable();
 	kp_thread_exited(c, task, c->threads->clock());
+	preempt_enable();
 }
 
 static void kp_thread_unhook(struct kp_thread_client *c,
@@ -231,7 +240,6 @@ static const struct file_operations kp_thread_fops = {
 	.unlocked_ioctl = kp_thread_fd_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.release = kp_thread_fd_release,
-	.llseek = no_llseek,
 };
 
 /*
@@ -260,7 +268,7 @@ static bool kp_thread_may_profile(struct task_struct *task)
 	rcu_read_unlock();
 	if (ok) {
 		task_lock(task);
-		ok = !task->mm || get_dumpable(task->mm) == SUID_DUMP_USER;
+		ok = !task->mm || kp_compat_dumpable(task, task->mm);
 		task_unlock(task);
 	}
 	return ok;

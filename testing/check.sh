@@ -3,7 +3,8 @@
 #
 # make check: every test layer, one summary.
 #
-# Layers, in order (KP_LAYERS="build tool host kunit vm static" selects):
+# Layers, in order (KP_LAYERS="build tool host kunit vm matrix static"
+# selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
 #   tool    the tool's GoogleTest unit tests (ctest)
@@ -11,6 +12,9 @@
 #   kunit   the KUnit suites in the plain and the debug KUnit kernel
 #   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
 #           AMD CPU models
+#   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
+#           one line per layer: build-K (-Werror, self-built tree) and
+#           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh)
 #   static  checkpatch --strict and sparse
 #
 # What counts as one test: a KUnit test case or parameter, a guest TAP
@@ -23,7 +27,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm static}
+layers=${KP_LAYERS:-build tool host kunit vm matrix static}
 logs=$KP_BUILD/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -161,6 +165,16 @@ fi
 if have vm; then
 	run_counted vm-intel vm_tests intel
 	run_counted vm-amd vm_tests amd
+fi
+if have matrix; then
+	while read -r layer k; do
+		# The kunit layer's kunit-plain is this very run on 6.1.
+		if [ "$layer $k" = "kunit 6.1" ] && have kunit; then
+			echo "-- kunit-6.1: is kunit-plain above"
+			continue
+		fi
+		run_counted "$layer-$k" "$KP_ROOT/testing/matrix/kunit.sh" "$layer" "$k"
+	done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
 fi
 if have static; then
 	run_counted checkpatch "$KP_ROOT/testing/static/checkpatch.sh"

@@ -2,24 +2,45 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (or reuse from the cache) a minimal x86-64 kernel that can load the
-# kprofile KUnit module: tinyconfig from Debian's linux-source-6.1 plus the
-# options SPEC section 5 lists.  Two variants: "plain" and "debug" (KASAN,
-# lockdep, atomic-sleep checks, kmemleak).
+# kprofile KUnit module: tinyconfig plus the options SPEC section 5 lists.
+# Variants: "plain", "debug" (KASAN, lockdep, atomic-sleep checks,
+# kmemleak), and "prepare" (the plain config, but only modules_prepare: a
+# tree to build the module against, for kernels whose KUnit is too old).
 #
-# Usage: kunit-kernel.sh plain|debug
+# Usage: kunit-kernel.sh plain|debug|prepare [VERSION]
+#   VERSION (e.g. 5.10, 6.12, 7.2): Debian's linux-source-VERSION, fetched
+#   as pinned in testing/matrix/pins (testing/matrix/apt.sh).  Without it:
+#   the host's /usr/src/linux-source-*.tar.xz (6.1, testing/deps.sh), or
+#   $KPROFILE_LINUX_SOURCE.
 # Prints the path of the cached build tree (usable as KDIR) on stdout.
 #
 # The cache lives outside the repository, in $KPROFILE_CACHE (default
 # /var/cache/kprofile), keyed by source version, compiler and config.
 set -euo pipefail
 
-variant=${1:?usage: kunit-kernel.sh plain|debug}
+variant=${1:?usage: kunit-kernel.sh plain|debug|prepare [VERSION]}
+version=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${KPROFILE_CACHE:-/var/cache/kprofile}
-tarball=${KPROFILE_LINUX_SOURCE:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n1)}
 jobs=${JOBS:-$(nproc)}
 
 log() { echo "kunit-kernel: $*" >&2; }
+
+case $variant in plain | debug | prepare) ;; *) log "unknown variant $variant"; exit 1 ;; esac
+if [ -n "$version" ]; then
+	# The pinned source package; its tarball is unpacked once into the cache.
+	deb=$("$here/matrix/apt.sh" fetch "linux-source-$version" | tail -n1) ||
+		{ log "cannot fetch linux-source-$version"; exit 1; }
+	tarball=$cache/src/$(basename "$deb" .deb)/linux-source-$version.tar.xz
+	if [ ! -f "$tarball" ]; then
+		mkdir -p "$(dirname "$tarball")"
+		dpkg --fsys-tarfile "$deb" |
+			tar -xO "./usr/src/linux-source-$version.tar.xz" >"$tarball.tmp"
+		mv "$tarball.tmp" "$tarball"
+	fi
+else
+	tarball=${KPROFILE_LINUX_SOURCE:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n1)}
+fi
 
 [ -n "$tarball" ] && [ -f "$tarball" ] ||
 	{ log "no /usr/src/linux-source-*.tar.xz; run testing/deps.sh"; exit 1; }
@@ -31,11 +52,17 @@ common=(64BIT SMP MODULES MODULE_UNLOAD PRINTK TTY SERIAL_8250
 	HOTPLUG_CPU PM_SLEEP SUSPEND MULTIUSER FUTEX EPOLL SHMEM
 	HAVE_PERF_EVENTS_NMI TRACEPOINTS FTRACE
 	DEBUG_KERNEL BUG PREEMPT_NOTIFIERS)
+# The x2APIC branch of kp_compat_lvtpc_write() (kernels since 6.6) is
+# compiled only with X86_X2APIC: on in the matrix kernels (VERSION given).
+# The host's 6.1 takes the apic_write() path (no x2APIC branch to build)
+# and keeps the recipe, so its cached kernels stay valid.
+x2apic=(HYPERVISOR_GUEST X86_X2APIC)
 debug=(KASAN KASAN_INLINE KASAN_GENERIC PROVE_LOCKING DEBUG_LOCKDEP
 	DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK DEBUG_KMEMLEAK_AUTO_SCAN
 	DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_OBJECTS STACKTRACE)
 
 opts=("${common[@]}")
+[ -n "$version" ] && opts+=("${x2apic[@]}")
 [ "$variant" = debug ] && opts+=("${debug[@]}")
 args=()
 for o in "${opts[@]}"; do args+=(--enable "$o"); done
@@ -78,8 +105,10 @@ for o in "${opts[@]}"; do
 	grep -q "^CONFIG_$o=y" .config || { log "CONFIG_$o did not stick"; missing=1; }
 done
 [ $missing = 0 ] || exit 1
-make -s ARCH=x86_64 -j"$jobs" bzImage modules >&2
-make -s ARCH=x86_64 modules_prepare >&2
+if [ "$variant" != prepare ]; then
+	make -s ARCH=x86_64 -j"$jobs" bzImage modules >&2
+fi
+make -s ARCH=x86_64 -j"$jobs" modules_prepare >&2
 touch "$dir/.complete"
 log "done: $dir/linux"
 echo "$dir/linux"

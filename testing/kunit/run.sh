@@ -3,9 +3,12 @@
 #
 # Run the KUnit suites (kunit/) in a KUnit kernel under QEMU TCG.
 #
-# Usage: testing/kunit/run.sh plain|debug [--cpu intel|amd] [--timeout S]
+# Usage: testing/kunit/run.sh plain|debug [--kernel VERSION] [--cpu intel|amd]
+#        [--timeout S]
 #
-# Gets the kernel from testing/kunit-kernel.sh (built once, then cached),
+# Gets the kernel from testing/kunit-kernel.sh (built once, then cached;
+# --kernel 6.12 or 7.2: from that version's pinned Debian source, else
+# the host's linux-source-6.1),
 # builds kprofile.ko and kprofile_test.ko against it, boots it with a
 # busybox initramfs whose init (testing/vm/init, KP_MODE=kunit) loads
 # both modules, lists the suites the test module registered, unloads, and
@@ -16,15 +19,16 @@
 #   - anything kmemleak reports after the modules are gone;
 #   - a hang (timeout) or a guest that stops without its status.
 # Prints tap.py's lines, the last one "passed=N failed=M skipped=K".
-# Logs: build/kunit-<variant>/.
+# Logs: build/kunit-<variant>/ (build/kunit-<variant>-<VERSION>/ with --kernel).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-variant=${1:?usage: run.sh plain|debug [--cpu intel|amd] [--timeout S]}
+variant=${1:?usage: run.sh plain|debug [--kernel VERSION] [--cpu intel|amd] [--timeout S]}
 shift
-cpu=intel timeout=900
+cpu=intel timeout=900 version=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--kernel) version=$2; shift ;;
 	--cpu) cpu=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
@@ -32,9 +36,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-logs=$KP_BUILD/kunit-$variant
+name=kunit-$variant${version:+-$version}
+logs=$KP_BUILD/$name
 mkdir -p "$logs"
-fail() { echo "FAIL: kunit-$variant: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
+fail() { echo "FAIL: $name: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
 
 if [ ! -f "$KP_ROOT/kunit/Kbuild" ]; then
 	echo "skip: kunit-$variant (no kunit/Kbuild yet)"
@@ -42,9 +47,10 @@ if [ ! -f "$KP_ROOT/kunit/Kbuild" ]; then
 	exit 0
 fi
 
-kdir=$("$KP_ROOT/testing/kunit-kernel.sh" "$variant" 2>"$logs/kernel.log") ||
+kdir=$("$KP_ROOT/testing/kunit-kernel.sh" "$variant" $version 2>"$logs/kernel.log") ||
 	{ tail -n 30 "$logs/kernel.log"; fail "could not build the $variant KUnit kernel (log: $logs/kernel.log)"; }
-kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$logs/kbuild.log" | tail -n1) ||
+kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" CONFIG_KPROFILE_KUNIT_TEST=m \
+	2>"$logs/kbuild.log" | tail -n1) ||
 	{ tail -n 30 "$logs/kbuild.log"; fail "building the modules failed (log: $logs/kbuild.log)"; }
 [ -f "$kmod/kunit/kprofile_test.ko" ] || fail "kunit/ did not produce kprofile_test.ko"
 
@@ -59,24 +65,24 @@ expect=()
 for s in $(sed -n 's/^KP-SUITE: //p' "$logs/output.log"); do expect+=(--expect "$s"); done
 extra=0
 if [ ${#expect[@]} = 0 ]; then
-	echo "FAIL: kunit-$variant: kprofile_test.ko registered no suites"
+	echo "FAIL: $name: kprofile_test.ko registered no suites"
 	extra=$((extra + 1))
 fi
 leaks=$(sed -n '/^KP-KMEMLEAK-BEGIN$/,/^KP-KMEMLEAK-END$/p' "$logs/output.log" | grep -v '^KP-KMEMLEAK' || true)
 if [ -n "$leaks" ]; then
-	echo "FAIL: kunit-$variant: kmemleak reports leaks:"
+	echo "FAIL: $name: kmemleak reports leaks:"
 	printf '%s\n' "$leaks" | head -n 40 | sed 's/^/    /'
 	extra=$((extra + 1))
 fi
 if [ $rc != 0 ]; then
-	echo "FAIL: kunit-$variant: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err")"
+	echo "FAIL: $name: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err")"
 	echo "      (console: $logs/console.log)"
 	extra=$((extra + 1))
 fi
 
 # KTAP: parameterised tests (depth 2) print no plan on 6.1.
 trc=0
-python3 "$KP_ROOT/testing/lib/tap.py" -q --name "kunit-$variant" \
+python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" \
 	--plan-optional-depth 2 --ignore-top-plan "${expect[@]}" "$logs/console.log" >"$logs/tap.txt" || trc=$?
 if [ $extra = 0 ]; then
 	cat "$logs/tap.txt"

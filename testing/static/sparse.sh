@@ -15,7 +15,8 @@ mkdir -p "$logs"
 pass=0 fail=0
 one() {
 	local name=$1 kdir=$2 log=$logs/sparse-$1.log
-	if ! "$KP_ROOT/testing/kbuild.sh" "$kdir" C=2 >"$log" 2>&1; then
+	shift 2
+	if ! "$KP_ROOT/testing/kbuild.sh" "$kdir" C=2 "$@" >"$log" 2>&1; then
 		fail=$((fail + 1))
 		echo "FAIL: sparse $name: the build failed (log: $log)"
 		grep -E 'error|warning' "$log" | head -n 20 | sed 's/^/    /'
@@ -35,7 +36,7 @@ one "debian-$rel" "/usr/src/linux-headers-$rel"
 if [ -f "$KP_ROOT/kunit/Kbuild" ]; then
 	kdir=$("$KP_ROOT/testing/kunit-kernel.sh" plain 2>"$logs/kunit-kernel.log") ||
 		kp_die "no KUnit kernel (log: $logs/kunit-kernel.log)"
-	one kunit-plain "$kdir"
+	one kunit-plain "$kdir" CONFIG_KPROFILE_KUNIT_TEST=m
 fi
 echo "passed=$pass failed=$fail skipped=0"
 [ $fail = 0 ]
