@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/jiffies.h>
 
 #include "profile_fixture.h"
@@ -106,6 +107,7 @@ static void kp_time_interval_next_period(struct kunit *test)
 	struct kp_prof_fix *f = kp_prof_fix_new(test);
 	struct kp_ptimer_cpu *tc = raw_cpu_ptr(f->set.timers);
 	u32 old = KP_TEST_TIME_MAX, new;
+	enum hrtimer_restart ret;
 	s64 delta;
 	ktime_t t0;
 
@@ -117,9 +119,14 @@ static void kp_time_interval_next_period(struct kunit *test)
 	kp_pmu_fix_interval(f->pmu, TIME, old);
 	KUNIT_ASSERT_FALSE(test, hrtimer_active(&tc->timer));
 	kp_pmu_fix_interval(f->pmu, TIME, new);
+	/* As the hrtimer runs it: interrupts off, on this CPU's timer. */
+	local_irq_disable();
+	tc = this_cpu_ptr(f->set.timers);
 	t0 = ktime_get();
 	hrtimer_set_expires(&tc->timer, t0);
-	KUNIT_EXPECT_EQ(test, kp_ptimer_fn(&tc->timer), HRTIMER_RESTART);
+	ret = kp_ptimer_fn(&tc->timer);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, ret, HRTIMER_RESTART);
 	delta = ktime_to_ns(ktime_sub(hrtimer_get_expires(&tc->timer), t0));
 	KUNIT_EXPECT_GT(test, delta, 0LL);
 	KUNIT_EXPECT_EQ(test, delta % (new * 100LL), 0LL);

@@ -16,6 +16,7 @@
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -241,6 +242,7 @@ static void kp_thread_exit_keeps_exited_entry(struct kunit *test)
 {
 	static const u64 ev[] = { 9 };
 	struct kprofile_thread_entry *list;
+	struct kp_thread_task *e;
 	struct acct a;
 	u32 n;
 
@@ -250,7 +252,10 @@ static void kp_thread_exit_keeps_exited_entry(struct kunit *test)
 	kp_thread_switch_in(a.c, a.e, 20);
 	kp_thread_exited(a.c, current, 25);
 	preempt_enable();
-	KUNIT_EXPECT_NULL(test, kp_thread_find(a.c, current));
+	rcu_read_lock();	/* kp_thread_find()'s rule, as in the hooks */
+	e = kp_thread_find(a.c, current);
+	rcu_read_unlock();
+	KUNIT_EXPECT_NULL(test, e);
 
 	list = kunit_kcalloc(test, 2, sizeof(*list), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, list);
