@@ -44,6 +44,47 @@
 #endif
 
 /*
+ * perf's verdict on the PMU (detection, F1): perf_get_x86_pmu_capability()
+ * is exported since 3.x; its struct has kept these fields.  It returns all
+ * zeros when perf initialised no PMU (and WARNs on hybrid parts: callers
+ * must not ask there).
+ */
+#include <asm/perf_event.h>
+static inline void kp_compat_perf_caps(u32 *version, u32 *counters,
+				       u32 *width)
+{
+	struct x86_pmu_capability cap;
+
+	perf_get_x86_pmu_capability(&cap);
+	*version = cap.version > 0 ? cap.version : 0;
+	*counters = cap.num_counters_gp > 0 ? cap.num_counters_gp : 0;
+	*width = cap.bit_width_gp > 0 ? cap.bit_width_gp : 0;
+}
+
+/*
+ * CPU feature bits detection asks about that older kernels lack
+ * (PERFMON_V2 since 6.0, HYBRID_CPU and RTM_ALWAYS_ABORT since 5.13):
+ * there the answer is "no", as the kernel itself would not know them.
+ */
+#include <asm/cpufeature.h>
+#ifdef X86_FEATURE_PERFMON_V2
+#define kp_compat_has_perfmon_v2()	boot_cpu_has(X86_FEATURE_PERFMON_V2)
+#else
+#define kp_compat_has_perfmon_v2()	false
+#endif
+#ifdef X86_FEATURE_HYBRID_CPU
+#define kp_compat_has_hybrid_cpu()	boot_cpu_has(X86_FEATURE_HYBRID_CPU)
+#else
+#define kp_compat_has_hybrid_cpu()	false
+#endif
+#ifdef X86_FEATURE_RTM_ALWAYS_ABORT
+#define kp_compat_has_rtm_always_abort() \
+	boot_cpu_has(X86_FEATURE_RTM_ALWAYS_ABORT)
+#else
+#define kp_compat_has_rtm_always_abort() false
+#endif
+
+/*
  * The local APIC's LVTPC entry.  Up to 6.5 apic_write() goes through the
  * exported struct apic; since 6.6 ("x86/apic: Turn on static calls", the
  * x86/apic rework merged for 6.6) it is a static call that modules cannot

@@ -14,6 +14,7 @@
 /* Intel architectural perfmon (Emon). */
 #define KP_MSR_IA32_PMC0		0x000000c1
 #define KP_MSR_IA32_PERFEVTSEL0		0x00000186
+#define KP_MSR_IA32_FIXED_CTR_CTRL	0x0000038d
 #define KP_MSR_IA32_PERF_GLOBAL_STATUS	0x0000038e
 #define KP_MSR_IA32_PERF_GLOBAL_CTRL	0x0000038f
 #define KP_MSR_IA32_PERF_GLOBAL_OVF_CTRL 0x00000390
@@ -47,10 +48,20 @@
  * @ebx_mask:	    Intel CPUID.0AH:EBX (set bit = event unavailable).
  * @ebx_length:	    Intel CPUID.0AH:EAX[31:24]: meaningful EBX bits.
  * @amd_perfmon_v2: AMD CPUID 0x80000022:EAX[0], global control present.
+ * @amd_family:	    AMD/Hygon: enum kprofile_amd_family, which event list
+ *		    applies (kprofile_amd_families.h); 0 otherwise.
  * @hypervisor:	    CPUID.1:ECX[31].
  * @evtsel_base:    MSR of event select 0.
  * @counter_base:   MSR of counter 0.
  * @reason:	    why @iface is KPROFILE_INTERFACE_NONE (else empty).
+ * @features:	    KP_FEAT_* (hw.h): the kernel's feature bits.
+ * @pmu_state:	    enum kprofile_pmu_state at detection: NONE, AVAILABLE,
+ *		    or BUSY (a counter was counting for someone else).
+ * @state_reason:   why BUSY (else empty).
+ * @avoid_mask:	    counters the processor reserves for itself: PMC3 on
+ *		    Skylake-era parts with the TSX force-abort microcode
+ *		    (F13); never allocated.
+ * @avoid_reason:   why (else empty).
  */
 struct kp_pmu_desc {
 	enum kprofile_interface iface;
@@ -63,10 +74,16 @@ struct kp_pmu_desc {
 	u32 ebx_mask;
 	u32 ebx_length;
 	bool amd_perfmon_v2;
+	u32 amd_family;
 	bool hypervisor;
 	u32 evtsel_base;
 	u32 counter_base;
 	char reason[KPROFILE_REASON_LEN];
+	u32 features;
+	u32 pmu_state;
+	char state_reason[KPROFILE_REASON_LEN];
+	u64 avoid_mask;
+	char avoid_reason[KPROFILE_REASON_LEN];
 };
 
 int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc);

@@ -9,6 +9,7 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -16,7 +17,7 @@
 #include "kprofile.h"
 #include "profile.h"
 
-static long kp_ioctl_info(struct kp_device *dev, void __user *argp)
+static void kp_fill_info(struct kp_device *dev, struct kprofile_info *i)
 {
 	const struct kp_pmu_desc *d = &dev->desc;
 	struct kprofile_info info;
@@ -41,7 +42,31 @@ static long kp_ioctl_info(struct kp_device *dev, void __user *argp)
 		info.flags |= KPROFILE_INFO_X2APIC;
 	strscpy(info.vendor, d->vendor, sizeof(info.vendor));
 	strscpy(info.reason, d->reason, sizeof(info.reason));
+	*i = info;
+}
+
+static long kp_ioctl_info(struct kp_device *dev, void __user *argp)
+{
+	struct kprofile_info info;
+
+	kp_fill_info(dev, &info);
 	return copy_to_user(argp, &info, sizeof(info)) ? -EFAULT : 0;
+}
+
+static long kp_ioctl_info_ex(struct kp_device *dev, void __user *argp)
+{
+	struct kprofile_info_ex *x;
+	long ret;
+
+	x = kzalloc(sizeof(*x), GFP_KERNEL);
+	if (!x)
+		return -ENOMEM;
+	x->size = sizeof(*x);
+	kp_fill_info(dev, &x->info);
+	kp_pmu_state(&dev->pmu, x);
+	ret = copy_to_user(argp, x, sizeof(*x)) ? -EFAULT : 0;
+	kfree(x);
+	return ret;
 }
 
 static long kp_dev_ioctl(struct file *file, unsigned int cmd,
@@ -53,6 +78,8 @@ static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 	switch (cmd) {
 	case KPROFILE_IOC_INFO:
 		return kp_ioctl_info(dev, argp);
+	case KPROFILE_IOC_INFO_EX:
+		return kp_ioctl_info_ex(dev, argp);
 	case KPROFILE_IOC_QUERY_SOURCE:
 		return kp_ioctl_query_source(dev, argp);
 	case KPROFILE_IOC_LIST_SOURCES:

@@ -43,11 +43,35 @@ static void kp_real_lvtpc_nmi(void *ctx)
 
 NOKPROBE_SYMBOL(kp_real_lvtpc_nmi);
 
+static void kp_real_platform(void *ctx, struct kp_platform *p)
+{
+	if (boot_cpu_has(X86_FEATURE_ARCH_PERFMON))
+		p->features |= KP_FEAT_ARCH_PERFMON;
+	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE))
+		p->features |= KP_FEAT_PERFCTR_CORE;
+	if (kp_compat_has_perfmon_v2())
+		p->features |= KP_FEAT_PERFMON_V2;
+	if (kp_compat_has_hybrid_cpu())
+		p->features |= KP_FEAT_HYBRID;
+	if (boot_cpu_has(X86_FEATURE_TSX_FORCE_ABORT))
+		p->features |= KP_FEAT_TSX_FORCE_ABORT;
+	if (kp_compat_has_rtm_always_abort())
+		p->features |= KP_FEAT_RTM_ALWAYS_ABORT;
+	/* perf_get_x86_pmu_capability() WARNs on hybrid parts. */
+	if (p->features & KP_FEAT_HYBRID)
+		return;
+	p->perf_known = true;
+	kp_compat_perf_caps(&p->perf_version, &p->perf_counters,
+			    &p->perf_width);
+	p->perf_pmu = p->perf_counters > 0;
+}
+
 static const struct kp_hw_ops kp_real_ops = {
 	.cpuid = kp_real_cpuid,
 	.read_msr = kp_real_rdmsr,
 	.write_msr = kp_real_wrmsr,
 	.lvtpc_nmi = kp_real_lvtpc_nmi,
+	.platform = kp_real_platform,
 };
 
 /* The processor this code runs on. */

@@ -13,6 +13,8 @@
 #ifndef _KPROFILE_HW_H
 #define _KPROFILE_HW_H
 
+#include <linux/bits.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 /**
@@ -26,6 +28,36 @@ struct kp_cpuid_regs {
 	u32 eax, ebx, ecx, edx;
 };
 
+/* kp_platform.features: the boot CPU's feature bits, as the kernel sees them. */
+#define KP_FEAT_ARCH_PERFMON	BIT(0)	/* X86_FEATURE_ARCH_PERFMON */
+#define KP_FEAT_PERFCTR_CORE	BIT(1)	/* X86_FEATURE_PERFCTR_CORE (AMD) */
+#define KP_FEAT_PERFMON_V2	BIT(2)	/* X86_FEATURE_PERFMON_V2 (AMD) */
+#define KP_FEAT_HYBRID		BIT(3)	/* X86_FEATURE_HYBRID_CPU */
+#define KP_FEAT_TSX_FORCE_ABORT	BIT(4)	/* X86_FEATURE_TSX_FORCE_ABORT */
+#define KP_FEAT_RTM_ALWAYS_ABORT BIT(5)	/* X86_FEATURE_RTM_ALWAYS_ABORT */
+
+/**
+ * struct kp_platform - what the kernel already decided about the PMU:
+ *	perf's verdict and the boot CPU's feature bits.  Detection takes
+ *	these instead of writing a counter (review finding F1).
+ * @perf_known:	   perf could answer: perf_get_x86_pmu_capability() does
+ *		   not describe hybrid PMUs (it WARNs and says nothing there).
+ * @perf_pmu:	   perf initialised a hardware PMU (its check_hw_exists()
+ *		   passed at boot): general-purpose counters > 0.
+ * @perf_version:  perf's PMU version (0 on AMD before PerfMonV2).
+ * @perf_counters: perf's general-purpose counters.
+ * @perf_width:	   their width.
+ * @features:	   KP_FEAT_* bits.
+ */
+struct kp_platform {
+	bool perf_known;
+	bool perf_pmu;
+	u32 perf_version;
+	u32 perf_counters;
+	u32 perf_width;
+	u32 features;
+};
+
 /**
  * struct kp_hw_ops - processor access, on the calling CPU.
  * @cpuid:     execute CPUID(@leaf, @subleaf).
@@ -33,6 +65,7 @@ struct kp_cpuid_regs {
  * @write_msr:    write an MSR; 0, or -EIO when it faults (#GP).
  * @lvtpc_nmi: program the local APIC LVTPC entry to deliver an unmasked
  *	       NMI (also the "unmask after PMI" step).
+ * @platform:  fill a struct kp_platform (process context; any CPU).
  */
 struct kp_hw_ops {
 	void (*cpuid)(void *ctx, u32 leaf, u32 subleaf,
@@ -40,6 +73,9 @@ struct kp_hw_ops {
 	int (*read_msr)(void *ctx, u32 msr, u64 *val);
 	int (*write_msr)(void *ctx, u32 msr, u64 val);
 	void (*lvtpc_nmi)(void *ctx);
+
+	/* Detection (F1): perf's verdict and the feature bits. */
+	void (*platform)(void *ctx, struct kp_platform *p);
 };
 
 /**
@@ -73,6 +109,19 @@ static inline int kp_wrmsr(const struct kp_hw *hw, u32 msr, u64 val)
 static inline void kp_lvtpc_nmi(const struct kp_hw *hw)
 {
 	hw->ops->lvtpc_nmi(hw->ctx);
+}
+
+/**
+ * kp_platform() - perf's verdict and the feature bits (struct kp_platform).
+ * @hw: the seam.
+ * @p:  filled in; all zero when the seam has no answer (then detection
+ *	relies on CPUID alone).
+ */
+static inline void kp_platform(const struct kp_hw *hw, struct kp_platform *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (hw->ops->platform)
+		hw->ops->platform(hw->ctx, p);
 }
 
 #endif /* _KPROFILE_HW_H */

@@ -221,25 +221,36 @@ u64 kp_pmu_select(const struct kp_pmu *pmu, u32 source,
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_select);
 
 /**
- * kp_pmu_alloc_counter() - take the lowest counter free in kprofile's
- *	slots and in Linux's arbitration.
- * @pmu: the layer; @pmu->lock held.
+ * kp_pmu_alloc_counter() - take a counter free in kprofile's slots and in
+ *	Linux's arbitration, among those a source may use.
+ * @pmu:     the layer; @pmu->lock held.
+ * @allowed: the counters the source may use (kp_source_counters()).
+ *
+ * The lowest allowed counter is taken; where the family constrains some
+ * events to some counters (AMD family 15h: many events only on
+ * PERF_CTL[2:0]), an event that may use every counter takes the highest
+ * one, leaving the constrained counters to the events that need them.
  *
  * Return: the counter, or -EBUSY.
  */
-int kp_pmu_alloc_counter(struct kp_pmu *pmu)
+int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed)
 {
-	unsigned int i;
+	unsigned int n = pmu->desc->num_counters, i, idx;
+	u64 all = n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
+	bool high = kp_sources_constrained(pmu->sources) &&
+		    (allowed & all) == all;
 
 	lockdep_assert_held(&pmu->lock);
-	for (i = 0; i < pmu->desc->num_counters; i++) {
-		if (pmu->counters[i].kind != KP_HOLDER_FREE)
+	for (i = 0; i < n; i++) {
+		idx = high ? n - 1 - i : i;
+		if (!(allowed & BIT_ULL(idx)) ||
+		    pmu->counters[idx].kind != KP_HOLDER_FREE)
 			continue;
-		if (pmu->arbiter->reserve(pmu, i)) {
-			pmu->perf_refused &= ~BIT_ULL(i);
-			return i;
+		if (pmu->arbiter->reserve(pmu, idx)) {
+			pmu->perf_refused &= ~BIT_ULL(idx);
+			return idx;
 		}
-		pmu->perf_refused |= BIT_ULL(i);
+		pmu->perf_refused |= BIT_ULL(idx);
 	}
 	return -EBUSY;
 }
@@ -353,6 +364,9 @@ void kp_pmu_program_cpu(struct kp_pmu *pmu, unsigned int idx, u32 source,
 
 	if ((c->armed & BIT_ULL(idx)) || READ_ONCE(pmu->shut_down))
 		return;
+	/* A counter this CPU lacks (F7): arming refused it; never write it. */
+	if (c->checked && !(c->present & BIT_ULL(idx)))
+		return;
 	c->source[idx] = source;
 	c->select[idx] = select;
 	pmu->ops->set_interval(pmu, idx,
@@ -428,15 +442,18 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_find_armed);
  *
  * Return: 0; -EINVAL for an unknown source or mode, ProfileTime, or a CPU
  * set with no online CPU; -EOPNOTSUPP when the source is not supported
- * here (no interface, or the processor lacks the event); -EBUSY when no
- * counter is free (@reason names the holders).
+ * here (no interface, the processor lacks the event, or a CPU of the
+ * request lacks it or every counter it may use: hybrid parts, F7); -EBUSY
+ * when no counter is free on every CPU of the request (@reason names the
+ * holders, or the CPU with fewer counters).
  */
 int kp_pmu_arm(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode,
 	       const struct cpumask *cpus, char *reason, size_t len)
 {
 	struct kp_pmu_ipi a = { .pmu = pmu, .source = source };
+	int ret, idx, short_cpu;
 	struct kp_counter *k;
-	int ret, idx;
+	u64 allowed;
 
 	ret = kp_pmu_check_source(pmu, source, mode, reason, len);
 	if (ret)
@@ -450,11 +467,30 @@ int kp_pmu_arm(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode,
 		ret = -EINVAL;
 		goto out;
 	}
+	ret = kp_pmu_cpus_allow(pmu, cpus, source, &allowed, &short_cpu,
+				reason, len);
+	if (ret)
+		goto out;
 	idx = kp_pmu_find_armed(pmu, source, mode);
+	if (idx >= 0 && !(allowed & BIT_ULL(idx))) {
+		if (reason)
+			scnprintf(reason, len,
+				  "%s is armed on counter %d, which CPU %d lacks",
+				  kp_pmu_source_name(pmu, source), idx,
+				  short_cpu);
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
 	if (idx < 0) {
-		idx = kp_pmu_alloc_counter(pmu);
+		idx = kp_pmu_alloc_counter(pmu, allowed);
 		if (idx < 0) {
 			kp_pmu_busy_reason_locked(pmu, reason, len);
+			if (reason && short_cpu >= 0)
+				scnprintf(reason, len,
+					  "no counter free on every CPU: CPU %d has counters 0x%llx only; ask for CPUs that have more",
+					  short_cpu,
+					  per_cpu_ptr(pmu->cpu,
+						      short_cpu)->present);
 			ret = -EBUSY;
 			goto out;
 		}

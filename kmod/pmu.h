@@ -222,6 +222,10 @@ struct kp_counter {
  * @nmi_until:	   late-PMI interfaces: unknown NMIs until this jiffy are
  *		   claimed as kprofile's (written on this CPU only, with
  *		   interrupts off or in the NMI).
+ * @checked:	   kp_pmu_cpu_check() ran here: @present and @ebx_unavail
+ *		   are this CPU's (F7, pmu_hybrid.c).
+ * @present:	   the counters this CPU has (CPUID 0xA / 0x23 here).
+ * @ebx_unavail:   Emon events this CPU lacks (CPUID.0AH:EBX here).
  *
  * Nothing of what kprofile found on the CPU is saved: teardown touches
  * only the counters kprofile programmed (see pmu_cpu.c).
@@ -232,6 +236,9 @@ struct kp_pmu_cpu {
 	u32 source[KPROFILE_MAX_COUNTERS];
 	u64 select[KPROFILE_MAX_COUNTERS];
 	unsigned long nmi_until;
+	bool checked;
+	u64 present;
+	u32 ebx_unavail;
 };
 
 /**
@@ -361,12 +368,23 @@ void kp_pmu_exit(struct kp_device *dev);
 u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed);
 u64 kp_pmu_claimed_int(struct kp_pmu *pmu, u64 claimed);
 void kp_pmu_global_rmw(struct kp_pmu *pmu, u32 msr, u64 set, u64 clear);
-int kp_pmu_alloc_counter(struct kp_pmu *pmu);
+int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed);
 void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx);
 int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
 			enum kprofile_mode mode, char *reason, size_t len);
 void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
 const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
+
+/* pmu_hybrid.c: counters and events that differ per CPU (F7). */
+void kp_pmu_cpu_check(struct kp_pmu *pmu);
+int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
+		      u32 source, u64 *allowed, int *short_cpu, char *reason,
+		      size_t len);
+u64 kp_pmu_usable_counters(const struct kp_pmu *pmu);
+u64 kp_pmu_usable_counters_desc(const struct kp_pmu *pmu);
+
+/* pmu_state.c: can the counters be used now (KPROFILE_IOC_INFO_EX)? */
+void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x);
 
 /* nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);

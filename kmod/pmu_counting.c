@@ -36,13 +36,16 @@ int kp_pmu_claim_counting(struct kp_pmu *pmu, u32 source,
 			  u32 *idx)
 {
 	struct kp_counter *k;
+	u64 allowed;
 	int ret;
 
 	ret = kp_pmu_check_source(pmu, source, mode, NULL, 0);
 	if (ret)
 		return ret;
 	mutex_lock(&pmu->lock);
-	ret = kp_pmu_alloc_counter(pmu);
+	allowed = kp_source_counters(pmu->sources, source) &
+		  kp_pmu_usable_counters(pmu);
+	ret = kp_pmu_alloc_counter(pmu, allowed);
 	if (ret >= 0) {
 		k = &pmu->counters[ret];
 		k->kind = KP_HOLDER_COUNTING;
@@ -97,6 +100,9 @@ void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx)
 	unsigned long flags;
 
 	if (READ_ONCE(pmu->shut_down))
+		return;
+	/* A CPU without this counter (F7): nothing to start. */
+	if (c->checked && !(c->present & BIT_ULL(idx)))
 		return;
 	/* An IPI (stop, arm) also updates this CPU's masks: interrupts off. */
 	local_irq_save(flags);

@@ -22,6 +22,7 @@
 #include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/notifier.h>
+#include <linux/printk.h>
 #include <linux/reboot.h>
 #include <linux/smp.h>
 #include <linux/syscore_ops.h>
@@ -59,14 +60,20 @@ void kp_pmu_cpu_up(struct kp_pmu *pmu)
 	local_irq_save(flags);
 	c = this_cpu_ptr(pmu->cpu);
 	cpu = smp_processor_id();
+	kp_pmu_cpu_check(pmu);
 	pmu->ops->initialize(pmu);
 	WRITE_ONCE(c->armed, 0);
 	WRITE_ONCE(c->counting, 0);
 	for (i = 0; i < pmu->desc->num_counters; i++) {
 		struct kp_counter *k = &pmu->counters[i];
 
-		if (kp_pmu_armed_here(k, cpu))
-			kp_pmu_program_cpu(pmu, i, k->source, k->select);
+		if (!kp_pmu_armed_here(k, cpu))
+			continue;
+		if (!(c->present & BIT_ULL(i)))
+			pr_warn_ratelimited("kprofile: CPU %u lacks counter %u (CPUID 0xA/0x23 there): %s is not armed on it\n",
+					    cpu, i,
+					    kp_pmu_source_name(pmu, k->source));
+		kp_pmu_program_cpu(pmu, i, k->source, k->select);
 	}
 	local_irq_restore(flags);
 }

@@ -189,6 +189,17 @@ int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 				  mask, n);
 		return -EINVAL;
 	}
+	if (mask & ~kp_pmu_usable_counters(pmu)) {
+		if (reason)
+			scnprintf(reason, len,
+				  "counter %u is not usable on every CPU: %s",
+				  (unsigned int)__ffs64(mask &
+							~kp_pmu_usable_counters(pmu)),
+				  pmu->desc->avoid_reason[0] ?
+				  pmu->desc->avoid_reason :
+				  "a CPU lacks it (CPUID 0xA/0x23 there)");
+		return -EOPNOTSUPP;
+	}
 	mutex_lock(&pmu->lock);
 	for (i = 0; i < n; i++) {
 		if (!(mask & BIT_ULL(i)))

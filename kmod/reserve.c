@@ -94,7 +94,7 @@ static int kp_reserve_parse(struct kp_pmu *pmu,
 		}
 	}
 	if (!*mask && n)
-		*mask = n >= 64 ? ~0ULL : GENMASK_ULL(n - 1, 0);
+		*mask = kp_pmu_usable_counters(pmu);
 	return 0;
 
 range:

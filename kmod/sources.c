@@ -7,7 +7,10 @@
  *   ProfileTime is always supported: it is an hrtimer, no PMU needed.
  *   Emon:  a table source is supported when its EBX bit is meaningful
  *	    (bit < CPUID.0AH:EAX[31:24]) and clear in CPUID.0AH:EBX.
- *   Amd64: every table source is supported.
+ *   Amd64: a table source is supported when the running family's rules
+ *	    (kprofile_amd_families.h, sources_amd.c) say its event select
+ *	    counts what the table means there; they also say on which
+ *	    counters (family 15h constrains some events).
  *   None:  nothing else.
  *   A generic value (< 0x19) is supported exactly when it is in the
  *   running interface's table.  A specific value (>= 0x19) is known only
@@ -199,9 +202,52 @@ bool kp_source_supported(const struct kp_sources *s, u32 source,
 			return false;
 		}
 	}
+	if (d->iface == KPROFILE_INTERFACE_AMD64 &&
+	    !kp_amd_counters(d->amd_family, row->select, reason, len))
+		return false;
 	return true;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_source_supported);
+
+/**
+ * kp_source_counters() - the counters a supported counter source may use.
+ * @s:      the model.
+ * @source: a supported counter source.
+ *
+ * Return: a mask of counter indexes below desc->num_counters: all of them
+ * but those the processor reserves (desc->avoid_mask: TSX force-abort's
+ * PMC3), and only some for events the AMD family constrains (family 15h);
+ * 0 for a source that is not supported.
+ */
+u64 kp_source_counters(const struct kp_sources *s, u32 source)
+{
+	const struct kp_pmu_desc *d = s->desc;
+	const struct kp_source_row *row = kp_table_find(d->iface, source);
+	u64 all;
+
+	if (!row || !d->num_counters)
+		return 0;
+	all = GENMASK_ULL(min_t(u32, d->num_counters, 64) - 1, 0) &
+	      ~d->avoid_mask;
+	if (d->iface == KPROFILE_INTERFACE_AMD64)
+		return all & kp_amd_counters(d->amd_family, row->select,
+					     NULL, 0);
+	return all;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_source_counters);
+
+/**
+ * kp_sources_constrained() - whether some sources may use only some
+ *	counters here.
+ * @s: the model.
+ *
+ * Return: true on an AMD family with counter constraints (15h).
+ */
+bool kp_sources_constrained(const struct kp_sources *s)
+{
+	return s->desc->iface == KPROFILE_INTERFACE_AMD64 &&
+	       kp_amd_family_constrained(s->desc->amd_family);
+}
 
 static void kp_range(u32 source, u32 *def, u32 *min, u32 *max)
 {

@@ -10,6 +10,7 @@
 #include <linux/compiler.h>
 #include <linux/types.h>
 #include <uapi/linux/kprofile.h>
+#include <uapi/linux/kprofile_amd_families.h>
 
 #include "detect.h"
 
@@ -65,6 +66,15 @@ int kp_source_query(const struct kp_sources *s, u32 source,
 int kp_source_list(const struct kp_sources *s,
 		   struct kprofile_source_info *entries, u32 *count);
 u32 kp_source_count(const struct kp_sources *s);
+u64 kp_source_counters(const struct kp_sources *s, u32 source);
+bool kp_sources_constrained(const struct kp_sources *s);
+
+/* sources_amd.c: the per-family rules of kprofile_amd_families.h. */
+u32 kp_amd_family_of(const char *vendor, u32 family, u32 model);
+const char *kp_amd_family_label(u32 fam);
+const char *kp_amd_family_name(u32 fam);
+u32 kp_amd_counters(u32 fam, u32 select, char *reason, size_t len);
+bool kp_amd_family_constrained(u32 fam);
 int kp_source_set_interval(struct kp_sources *s, u32 source, u32 *interval);
 int kp_source_get_interval(const struct kp_sources *s, u32 source,
 			   u32 *interval);

@@ -75,7 +75,8 @@ void kp_thread_reserve_init(struct kp_thread_client *c)
  * @c: the client; @c->lock held.
  *
  * Never allocates.  Queues a refill when the reserve runs low.
- * Context: any but NMI (queue_work() is allowed with a raw spinlock held).
+ * Context: any but NMI (schedule_work() is allowed with a raw spinlock
+ * held).
  *
  * Return: a zeroed entry, or NULL when the reserve is empty.
  */
@@ -90,7 +91,7 @@ struct kp_thread_task *kp_thread_reserve_take(struct kp_thread_client *c)
 		c->nr_spare--;
 	}
 	if (c->nr_spare < KP_THREAD_RESERVE / 2)
-		queue_work(system_wq, &c->refill);
+		schedule_work(&c->refill);
 	return e;
 }
 

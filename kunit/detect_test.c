@@ -6,7 +6,9 @@
  * Every case checks the whole description a user sees through the info
  * ioctl, and that the reason is non-empty exactly when the interface is
  * None.  kp_detect() runs with preemption disabled, as module init runs
- * it: its probe must read back on the CPU it wrote.
+ * it.  Detection never writes a register (review finding F1): perf's
+ * verdict and the feature bits come from the fake's platform op, and a
+ * counter someone else is counting on makes the PMU busy, not None.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -90,27 +92,6 @@ static void expect_amd64(struct kunit *test, const struct kp_pmu_desc *d,
 	KUNIT_EXPECT_EQ(test, d->ebx_length, 0U);
 }
 
-/* Counter 0 on every CPU holds what it held before detection. */
-static void expect_counter_restored(struct kunit *test, struct kp_fake *fake,
-				    u32 counter, u64 orig)
-{
-	unsigned int cpu, i, last = 0, writes = 0;
-
-	for_each_possible_cpu(cpu)
-		KUNIT_EXPECT_EQ_MSG(test, kp_fake_msr_get(fake, cpu, counter),
-				    orig, "counter %#x on CPU %u", counter,
-				    cpu);
-	for (i = 0; i < kp_fake_log_len(fake); i++) {
-		if (kp_fake_log_at(fake, i)->msr == counter) {
-			last = i;
-			writes++;
-		}
-	}
-	/* The probe wrote the counter, and its last write put it back. */
-	KUNIT_ASSERT_GE(test, writes, 2U);
-	KUNIT_EXPECT_EQ(test, kp_fake_log_at(fake, last)->val, orig);
-}
-
 static void expect_no_msr_writes(struct kunit *test, struct kp_fake *fake)
 {
 	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
@@ -171,21 +152,22 @@ static void detect_intel_ebx_bits(struct kunit *test)
 	expect_emon(test, &d, 2, 4, 48, 7, mask);
 }
 
-static void detect_intel_probe_restores_counter0(struct kunit *test)
+static void detect_intel_writes_nothing(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
-	/* A running count (40 bits; legacy writes keep 32 sign-extended). */
+	/* A running count (40 bits): detection must leave it alone. */
 	u64 orig = 0xfffffedcbaULL;
 	struct kp_pmu_desc d;
+	unsigned int cpu;
 
 	kp_fake_intel(fake, 1, 2, 40, 7, 0);
 	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, PMC0, orig);
 	detect(fake, &d);
 	KUNIT_EXPECT_EQ(test, d.iface, KPROFILE_INTERFACE_EMON);
-	expect_counter_restored(test, fake, PMC0, orig);
-	/* The probe only reads the event selects. */
-	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,
-						    PERFEVTSEL0), 0U);
+	KUNIT_EXPECT_EQ(test, d.pmu_state, (u32)KPROFILE_PMU_AVAILABLE);
+	expect_no_msr_writes(test, fake);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, PMC0), orig);
 }
 
 static void detect_intel_max_leaf_below_0xa(struct kunit *test)
@@ -249,14 +231,14 @@ static void detect_amd_families(struct kunit *test)
 {
 	const struct amd_case *c = test->param_value;
 	struct kp_fake *fake = kp_fake_new(test);
-	u64 orig = 0x0000fedcba987654ULL;	/* 48 bits: restorable */
+	u64 orig = 0x0000fedcba987654ULL;
 	struct kp_pmu_desc d;
 
 	kp_fake_amd(fake, c->family, c->perfmon_v2);
 	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, K7_PERFCTR0, orig);
 	detect(fake, &d);
 	expect_amd64(test, &d, "AuthenticAMD", c->family, c->perfmon_v2);
-	expect_counter_restored(test, fake, K7_PERFCTR0, orig);
+	expect_no_msr_writes(test, fake);
 }
 
 static void detect_hygon(struct kunit *test)
@@ -285,50 +267,95 @@ static void detect_amd_not_64bit(struct kunit *test)
 
 /* --- hypervisors and faults -------------------------------------------- */
 
-static void detect_hypervisor_counter_reads_back_wrong(struct kunit *test)
+/* perf's check_hw_exists() failed at boot: a hypervisor masks the PMU. */
+static void detect_hypervisor_perf_found_no_pmu(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
-	u64 fixed = 0x1234;
 	struct kp_pmu_desc d;
-	unsigned int cpu;
 
 	kp_fake_intel(fake, 2, 4, 48, 7, 0);
 	kp_fake_hypervisor(fake, true);
-	kp_fake_msr_set_flags(fake, PMC0, KP_FAKE_IGNORE_WRITES |
-			      KP_FAKE_LEGACY32);
-	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, PMC0, fixed);
+	kp_fake_perf_no_pmu(fake);
 	detect(fake, &d);
 	expect_none_because(test, &d, "virtualization");
 	KUNIT_EXPECT_TRUE(test, d.hypervisor);
-	for_each_possible_cpu(cpu)
-		KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, PMC0), fixed);
+	expect_no_msr_writes(test, fake);
 }
 
-static void detect_hypervisor_amd_counter_reads_back_wrong(struct kunit *test)
+static void detect_hypervisor_amd_perf_found_no_pmu(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
 	struct kp_pmu_desc d;
 
 	kp_fake_amd(fake, 0x19, false);
 	kp_fake_hypervisor(fake, true);
-	kp_fake_msr_set_flags(fake, K7_PERFCTR0, KP_FAKE_IGNORE_WRITES);
+	kp_fake_perf_no_pmu(fake);
 	detect(fake, &d);
 	expect_none_because(test, &d, "virtualization");
 	KUNIT_EXPECT_TRUE(test, d.hypervisor);
 }
 
-static void detect_counter_truncates(struct kunit *test)
+/* Bare metal, perf's own check failed: say so, and where to look. */
+static void detect_perf_found_no_pmu(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
-	u64 orig = 0x5a;
 	struct kp_pmu_desc d;
 
-	/* A counter that keeps only 8 bits cannot hold the probe value. */
-	kp_fake_intel(fake, 1, 2, 40, 7, 0);
-	kp_fake_msr_define(fake, PMC0, orig, 8, 0);
+	kp_fake_intel(fake, 4, 8, 48, 7, 0);
+	kp_fake_perf_no_pmu(fake);
 	detect(fake, &d);
-	expect_none_because(test, &d, "virtualization");
-	expect_counter_restored(test, fake, PMC0, orig);
+	expect_none_because(test, &d, "perf found no usable PMU");
+}
+
+/* The kernel turned architectural perfmon off: believe it. */
+static void detect_arch_perfmon_off(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_desc d;
+
+	kp_fake_intel(fake, 4, 8, 48, 7, 0);
+	kp_fake_feature(fake, KP_FEAT_ARCH_PERFMON, false);
+	detect(fake, &d);
+	expect_none_because(test, &d, "X86_FEATURE_ARCH_PERFMON");
+}
+
+/*
+ * F1: the NMI watchdog's cycles event counts on AMD counter 0 at load (the
+ * bare-metal default).  A write/read-back of counter 0 reads back the
+ * written value plus the cycles since: the old probe said "None: PMU not
+ * available due to virtualization".  The counter here does not keep a
+ * written value, as a counting one does not.  Detection must say Amd64,
+ * busy, why, and write nothing.
+ */
+static void detect_amd_watchdog_busy_not_none(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_desc d;
+
+	kp_fake_amd(fake, 0x17, false);
+	kp_fake_perf_watchdog(fake);
+	kp_fake_msr_set_flags(fake, K7_PERFCTR0, KP_FAKE_IGNORE_WRITES);
+	detect(fake, &d);
+	expect_amd64(test, &d, "AuthenticAMD", 0x17, false);
+	KUNIT_EXPECT_EQ(test, d.pmu_state, (u32)KPROFILE_PMU_BUSY);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(d.state_reason, "nmi_watchdog"),
+				  "state reason \"%s\"", d.state_reason);
+	expect_no_msr_writes(test, fake);
+}
+
+/* Intel: the watchdog holds fixed counter 1, and so every counter. */
+static void detect_intel_watchdog_busy(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_desc d;
+
+	kp_fake_intel(fake, 4, 4, 48, 7, 0);
+	kp_fake_perf_watchdog(fake);
+	detect(fake, &d);
+	KUNIT_EXPECT_EQ(test, d.iface, KPROFILE_INTERFACE_EMON);
+	KUNIT_EXPECT_EQ(test, d.pmu_state, (u32)KPROFILE_PMU_BUSY);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(d.state_reason, "fixed counters"));
+	expect_no_msr_writes(test, fake);
 }
 
 struct fault_case {
@@ -342,10 +369,9 @@ static const struct fault_case fault_cases[] = {
 	{ false, PERFEVTSEL0, KP_FAKE_FAULT_READ, "Intel event select 0 read #GP" },
 	{ false, PERFEVTSEL0 + 3, KP_FAKE_FAULT_READ, "Intel event select 3 read #GP" },
 	{ false, PMC0, KP_FAKE_FAULT_READ | KP_FAKE_LEGACY32, "Intel counter 0 read #GP" },
-	{ false, PMC0, KP_FAKE_FAULT_WRITE | KP_FAKE_LEGACY32, "Intel counter 0 write #GP" },
 	{ true, K7_EVNTSEL0 + 1, KP_FAKE_FAULT_READ, "AMD event select 1 read #GP" },
 	{ true, K7_PERFCTR0, KP_FAKE_FAULT_READ, "AMD counter 0 read #GP" },
-	{ true, K7_PERFCTR0, KP_FAKE_FAULT_WRITE, "AMD counter 0 write #GP" },
+	{ true, K7_PERFCTR0 + 3, KP_FAKE_FAULT_READ, "AMD counter 3 read #GP" },
 };
 
 static void fault_case_desc(const struct fault_case *c, char *desc)
@@ -409,16 +435,19 @@ static struct kunit_case kp_detect_cases[] = {
 	KUNIT_CASE(detect_intel_v1_two_40bit),
 	KUNIT_CASE_PARAM(detect_intel_versions, intel_gen_params),
 	KUNIT_CASE(detect_intel_ebx_bits),
-	KUNIT_CASE(detect_intel_probe_restores_counter0),
+	KUNIT_CASE(detect_intel_writes_nothing),
 	KUNIT_CASE(detect_intel_max_leaf_below_0xa),
 	KUNIT_CASE(detect_intel_version0),
 	KUNIT_CASE(detect_intel_no_counters),
 	KUNIT_CASE_PARAM(detect_amd_families, amd_gen_params),
 	KUNIT_CASE(detect_hygon),
 	KUNIT_CASE(detect_amd_not_64bit),
-	KUNIT_CASE(detect_hypervisor_counter_reads_back_wrong),
-	KUNIT_CASE(detect_hypervisor_amd_counter_reads_back_wrong),
-	KUNIT_CASE(detect_counter_truncates),
+	KUNIT_CASE(detect_hypervisor_perf_found_no_pmu),
+	KUNIT_CASE(detect_hypervisor_amd_perf_found_no_pmu),
+	KUNIT_CASE(detect_perf_found_no_pmu),
+	KUNIT_CASE(detect_arch_perfmon_off),
+	KUNIT_CASE(detect_amd_watchdog_busy_not_none),
+	KUNIT_CASE(detect_intel_watchdog_busy),
 	KUNIT_CASE_PARAM(detect_msr_faults, fault_gen_params),
 	KUNIT_CASE(detect_unknown_vendor),
 	KUNIT_CASE(detect_empty_cpuid),

@@ -26,6 +26,8 @@ static void kp_fake_op_cpuid(void *ctx, u32 leaf, u32 subleaf,
 	const struct kp_fake_cpuid *any = NULL;
 	unsigned int i;
 
+	if (kp_fake_cpuid_percpu(fake, leaf, subleaf, regs))
+		return;
 	for (i = 0; i < fake->nr_cpuid; i++) {
 		const struct kp_fake_cpuid *e = &fake->cpuid[i];
 
@@ -123,6 +125,7 @@ static const struct kp_hw_ops kp_fake_ops = {
 	.read_msr = kp_fake_op_read_msr,
 	.write_msr = kp_fake_op_write_msr,
 	.lvtpc_nmi = kp_fake_op_lvtpc_nmi,
+	.platform = kp_fake_op_platform,
 };
 
 /* --- creation ---------------------------------------------------------- */
@@ -142,6 +145,7 @@ struct kp_fake *kp_fake_new(struct kunit *test)
 	fake->log = kunit_kcalloc(test, KP_FAKE_LOG_LEN, sizeof(*fake->log),
 				  GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fake->log);
+	fake->platform = kp_fake_platform_new(test);
 	fake->test = test;
 	fake->hw.ops = &kp_fake_ops;
 	fake->hw.ctx = fake;
@@ -155,6 +159,16 @@ struct kp_fake *kp_fake_new(struct kunit *test)
 const struct kp_hw *kp_fake_hw(struct kp_fake *fake)
 {
 	return &fake->hw;
+}
+
+struct kp_fake_platform *kp_fake_platform_of(struct kp_fake *fake)
+{
+	return fake->platform;
+}
+
+struct kunit *kp_fake_test(struct kp_fake *fake)
+{
+	return fake->test;
 }
 
 /* --- CPUID ------------------------------------------------------------- */

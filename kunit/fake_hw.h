@@ -29,8 +29,9 @@
  *	A table of (leaf, subleaf) -> EAX..EDX.  A leaf that is not in the
  *	table returns zeros, as real processors do above their maximum leaf.
  *	An entry added with subleaf KP_FAKE_ANY_SUBLEAF answers every
- *	subleaf (leaves such as 0xA ignore ECX).  CPUID is the same on every
- *	CPU.
+ *	subleaf (leaves such as 0xA ignore ECX).  The table is shared by
+ *	every CPU; kp_fake_cpuid_cpu() gives one CPU entries of its own
+ *	(hybrid parts).
  *
  * MSRs
  *	Each MSR is defined once (kp_fake_msr_define()) and then has one
@@ -554,6 +555,68 @@ void kp_fake_intel_full_width(struct kp_fake *fake, bool fw);
  * For Hygon, follow with kp_fake_vendor(fake, "HygonGenuine").
  */
 void kp_fake_amd(struct kp_fake *fake, u32 family, bool perfmon_v2);
+
+/* --- platform: perf's verdict, feature bits, per-CPU CPUID ---------------
+ * (fake_platform.c)  By default the platform op (struct kp_platform, hw.h)
+ * answers what the kernel would conclude from the CPUID table: feature
+ * bits from the leaves, and "perf initialised a PMU" whenever the table
+ * describes counters.  The helpers below change that answer, and give
+ * single CPUs CPUID entries of their own (they win over the shared table).
+ */
+
+/**
+ * kp_fake_platform_set() - answer exactly @p from now on.
+ * @fake: the fake.
+ * @p:    the answer.
+ */
+void kp_fake_platform_set(struct kp_fake *fake, const struct kp_platform *p);
+
+/**
+ * kp_fake_perf_no_pmu() - perf found no usable PMU at boot (its
+ *	check_hw_exists() failed, as under a hypervisor that masks it).
+ * @fake: the fake.
+ */
+void kp_fake_perf_no_pmu(struct kp_fake *fake);
+
+/**
+ * kp_fake_feature() - force a KP_FEAT_* bit on or off.
+ * @fake:    the fake.
+ * @feature: KP_FEAT_* bits.
+ * @on:      set or clear them.
+ */
+void kp_fake_feature(struct kp_fake *fake, u32 feature, bool on);
+
+/**
+ * kp_fake_cpuid_cpu() - a CPUID entry for one CPU only (hybrid parts).
+ * @fake:    the fake.
+ * @cpu:     the CPU (smp_processor_id() of the caller of the op).
+ * @leaf:    EAX input.
+ * @subleaf: ECX input, or KP_FAKE_ANY_SUBLEAF.
+ * @eax:     EAX output.
+ * @ebx:     EBX output.
+ * @ecx:     ECX output.
+ * @edx:     EDX output.
+ */
+void kp_fake_cpuid_cpu(struct kp_fake *fake, unsigned int cpu, u32 leaf,
+		       u32 subleaf, u32 eax, u32 ebx, u32 ecx, u32 edx);
+
+/**
+ * kp_fake_perf_watchdog() - perf's NMI watchdog is running, as it is on
+ *	bare metal by default: on AMD its cycles event sits on counter 0
+ *	(select 0x530076: EN, INT, USR, OS) and counts; on Intel it uses
+ *	fixed counter 1 (IA32_FIXED_CTR_CTRL 0xb0).  On every CPU.
+ * @fake: the fake (kp_fake_intel() v2+ or kp_fake_amd()).
+ */
+void kp_fake_perf_watchdog(struct kp_fake *fake);
+
+/* Internal to the fake: fake_hw.c <-> fake_platform.c. */
+struct kp_fake_platform;
+struct kp_fake_platform *kp_fake_platform_new(struct kunit *test);
+struct kp_fake_platform *kp_fake_platform_of(struct kp_fake *fake);
+struct kunit *kp_fake_test(struct kp_fake *fake);
+bool kp_fake_cpuid_percpu(struct kp_fake *fake, u32 leaf, u32 subleaf,
+			  struct kp_cpuid_regs *regs);
+void kp_fake_op_platform(void *ctx, struct kp_platform *p);
 
 #include "fake_pmu.h"
 

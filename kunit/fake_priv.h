@@ -151,6 +151,7 @@ struct kp_fake_pmu {
  * @log_next: writes since the last clear; the next free log slot.
  * @log:      KP_FAKE_LOG_LEN entries.
  * @scratch:  returned by kp_fake_cpuid_find() when the entry is missing.
+ * @platform: perf's verdict, feature bits, per-CPU CPUID (fake_platform.c).
  */
 struct kp_fake {
 	struct kunit *test;
@@ -165,6 +166,7 @@ struct kp_fake {
 	atomic_t log_next;
 	struct kp_fake_write *log;
 	struct kp_cpuid_regs scratch;
+	struct kp_fake_platform *platform;
 };
 
 static inline int kp_fake_msr_index(const struct kp_fake *fake, u32 msr)

@@ -240,7 +240,8 @@ static void kp_arm_none_interface(struct kunit *test)
 	int ret;
 
 	kp_fake_intel(fake, 2, 4, 48, 7, 0);
-	kp_fake_msr_set_flags(fake, PMC0, KP_FAKE_IGNORE_WRITES);
+	kp_fake_hypervisor(fake, true);
+	kp_fake_perf_no_pmu(fake);	/* perf's boot-time check failed */
 	fix = kp_pmu_fix_build(test, fake);
 	KUNIT_ASSERT_EQ(test, fix->desc.iface, KPROFILE_INTERFACE_NONE);
 	kp_pmu_fix_up(fix);

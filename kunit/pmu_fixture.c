@@ -23,9 +23,36 @@ static bool kp_fix_reserve(struct kp_pmu *pmu, unsigned int idx)
 	struct kp_pmu_fix *fix = container_of(pmu, struct kp_pmu_fix, pmu);
 
 	atomic_inc(&fix->reserves);
-	if (test_bit(idx, &fix->perf))
+	if (READ_ONCE(fix->perf_all) || test_bit(idx, &fix->perf))
 		return false;
 	return !test_and_set_bit(idx, &fix->held);
+}
+
+/**
+ * kp_pmu_fix_perf_open() - perf opens its first hardware event (the NMI
+ *	watchdog, perf stat): reserve_pmc_hardware() takes every counter or
+ *	none.
+ * @fix: the fixture.
+ *
+ * Return: 0, perf now holds the whole PMU; -EBUSY when kprofile holds any
+ * counter (perf_event_open() fails, and perf holds nothing).
+ */
+int kp_pmu_fix_perf_open(struct kp_pmu_fix *fix)
+{
+	if (READ_ONCE(fix->held))
+		return -EBUSY;
+	WRITE_ONCE(fix->perf_all, true);
+	return 0;
+}
+
+/**
+ * kp_pmu_fix_perf_close() - perf's last hardware event goes: it releases
+ *	every counter (release_pmc_hardware()).
+ * @fix: the fixture.
+ */
+void kp_pmu_fix_perf_close(struct kp_pmu_fix *fix)
+{
+	WRITE_ONCE(fix->perf_all, false);
 }
 
 static void kp_fix_release(struct kp_pmu *pmu, unsigned int idx)

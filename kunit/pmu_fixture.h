@@ -31,6 +31,9 @@
  * @perf:    counters the fake arbiter refuses: "perf holds them".
  * @reserves: calls of the fake arbiter's reserve (each one, on silicon,
  *	     can make a concurrent perf reservation fail).
+ * @perf_all: perf holds the whole PMU, as reserve_pmc_hardware() takes it
+ *	     for perf's first hardware event (all or nothing): every
+ *	     reservation fails (kp_pmu_fix_perf_open()).
  * @up:      kp_pmu_fix_up() ran and kp_pmu_fix_down() did not.
  * @hotplug: the layer is an instance of kprofile's CPU hotplug state
  *	     (kp_pmu_hotplug_add()); the exit removes it.
@@ -44,6 +47,7 @@ struct kp_pmu_fix {
 	unsigned long held;
 	unsigned long perf;
 	atomic_t reserves;
+	bool perf_all;
 	bool up;
 	bool hotplug;
 };
@@ -81,5 +85,7 @@ unsigned int kp_pmu_fix_deliver(struct kp_pmu_fix *fix, unsigned int cpu,
 void kp_pmu_fix_exit(struct kunit *test);
 u32 kp_pmu_fix_interval(struct kp_pmu_fix *fix, u32 source, u32 interval);
 void kp_test_consumer_init(struct kp_test_consumer *tc);
+int kp_pmu_fix_perf_open(struct kp_pmu_fix *fix);
+void kp_pmu_fix_perf_close(struct kp_pmu_fix *fix);
 
 #endif /* _KPROFILE_PMU_FIXTURE_H */

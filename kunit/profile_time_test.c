@@ -11,6 +11,7 @@
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/jiffies.h>
 
 #include "profile_fixture.h"
@@ -118,6 +119,9 @@ static void kp_time_interval_next_period(struct kunit *test)
 	kp_pmu_fix_interval(f->pmu, TIME, old);
 	KUNIT_ASSERT_FALSE(test, hrtimer_active(&tc->timer));
 	kp_pmu_fix_interval(f->pmu, TIME, new);
+	/* As the hrtimer runs it: interrupts off, on this CPU's timer. */
+	local_irq_disable();
+	tc = this_cpu_ptr(f->set.timers);
 	t0 = ktime_get();
 	hrtimer_set_expires(&tc->timer, t0);
 	/* As the hrtimer core calls it: hardirq, interrupts off. */

@@ -45,7 +45,8 @@ struct kp_sources *kp_test_amd64_model(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
 
-	kp_fake_amd(fake, 0x17, false);
+	/* K8: the Amd64 table is its event list, so every row counts. */
+	kp_fake_amd(fake, 0x0f, false);
 	return kp_test_model(test, fake, KPROFILE_INTERFACE_AMD64);
 }
 

@@ -40,7 +40,8 @@ struct kp_sources *kp_test_emon_model(struct kunit *test, u32 ebx_len,
 				      u32 ebx_mask);
 
 /**
- * kp_test_amd64_model() - the source model of an AMD family 0x17 machine.
+ * kp_test_amd64_model() - the source model of an AMD K8 (family 0Fh)
+ *	machine, where every Amd64 table row is supported.
  * @test: the test.
  *
  * Return: the model; the test is aborted unless detection chose Amd64.

@@ -16,6 +16,7 @@
 #include <linux/bits.h>
 #include <linux/err.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>

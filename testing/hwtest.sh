@@ -1,147 +1,142 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make hwtest: real counts on a machine with a usable PMU (bare metal, or a
-# guest with a virtual PMU).  A loop of known instruction and branch counts
-# (testing/hwtest/kp-hwcount.c: 3 instructions and 1 branch per iteration)
-# is counted by perf (`perf stat -e instructions:u,branches:u`) and then,
-# sequentially since they cannot share counters, by kprofile: a user-mode
-# ProfileTotalIssues / ProfileBranchInstructions profile of the loop whose
-# hits times the interval estimate the count.  kprofile's count must be
-# within KP_HWTEST_TOLERANCE percent (default 2) of perf's, and perf's of
-# the known count.  While kprofile reserves the PMU, perf must not count.
+# make hwtest: the checks only a machine with a PMU can answer (bare
+# metal, or a guest with a virtual PMU): real counts against perf's, and
+# the hardware review's section 5 (kprofile beside the NMI watchdog, perf
+# and Intel PT; registers after rmmod and CPU hotplug; sampling under
+# stress; every supported Amd64 source; hybrid parts; suspend, kexec).
+# The tests are in testing/hwtest/t-NN-*.sh; `testing/hwtest.sh --list`
+# lists them.
 #
-# Elsewhere it skips and says why: not root, no perf, perf cannot count
-# here (no PMU: a VM without a virtual PMU), or kprofile's interface is
-# None (its reason is printed).  If the NMI watchdog holds the counters it
-# is turned off for the test (kernel.nmi_watchdog=0) and restored after.
+# Every test passes, fails, or skips with its reason (not root, no perf,
+# no PMU, kprofile.ko cannot be loaded here, not this vendor, not asked
+# for).  The output is TAP; a JSON summary (the machine, kprofile's view
+# of it, every test's result and reason) is written to
+# build/hwtest/summary.json, to attach to a bug report.
 #
-# Output: TAP.  Exit status 0 (passed or skipped) or 1 (a check failed).
+# Exit status 0 (nothing failed) or 1.  The NMI watchdog is turned off
+# for the tests that need the counters and restored at the end.
 # Knobs: KP_HWTEST_LOOPS (200000000), KP_HWTEST_INTERVAL (100003),
-# KP_HWTEST_TOLERANCE (2), KP_MODULE (build/kprofile.ko).
+# KP_HWTEST_TOLERANCE (2, percent), KP_HWTEST_REARM_SECONDS (60),
+# KP_HWTEST_EXERCISE_ROUNDS (20), KP_HWTEST_SUSPEND=1, KP_HWTEST_KEXEC=1,
+# KP_HWTEST_ONLY (a test name), KP_MODULE (build/kprofile.ko).
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$KP_ROOT/testing/hwtest/lib.sh"
+for t in "$KP_ROOT"/testing/hwtest/t-*.sh; do . "$t"; done
 
-loops=${KP_HWTEST_LOOPS:-200000000}
-interval=${KP_HWTEST_INTERVAL:-100003}
-tol=${KP_HWTEST_TOLERANCE:-2}
-module=${KP_MODULE:-$KP_BUILD/kprofile.ko}
-out=$KP_BUILD/hwtest
-n=0 failed=0 loaded=0 watchdog=
+if [ "${1:-}" = --list ]; then
+	for i in "${!HWT_NAMES[@]}"; do printf '%-28s %s\n' "${HWT_NAMES[$i]}" "${HWT_DESCS[$i]}"; done
+	exit 0
+fi
 
-skip_all() { echo "1..0 # SKIP $*"; exit 0; }
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	[ $# = 0 ] || printf '%s\n' "$*" | sed 's/^/# /'
-}
-kv() { printf '%s\n' "$2" | sed -n "s/^$1=//p" | head -n1; }
+HWT_LOOPS=${KP_HWTEST_LOOPS:-200000000}
+HWT_INTERVAL=${KP_HWTEST_INTERVAL:-100003}
+HWT_TOL=${KP_HWTEST_TOLERANCE:-2}
+HWT_REARM_SECONDS=${KP_HWTEST_REARM_SECONDS:-60}
+HWT_EXERCISE_ROUNDS=${KP_HWTEST_EXERCISE_ROUNDS:-20}
+HWT_MODULE_KO=${KP_MODULE:-$KP_BUILD/kprofile.ko}
+HWT_TOOL=$KP_BUILD/tool/kprofile
+HWT_OUT=$KP_BUILD/hwtest
+HWT_VENDOR=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
+HWT_COUNTERS=4
+summary=$HWT_OUT/summary.json
+mkdir -p "$HWT_OUT"
 
-# within A B PCT: |A - B| <= PCT% of B.
-within() { awk -v a="$1" -v b="$2" -v p="$3" \
-	'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'; }
-
-# perf_count EVENT OUTPUT: the count of EVENT in `perf stat -x,` OUTPUT,
-# or nothing when perf did not count it.
-perf_count() { printf '%s\n' "$2" | awk -F, -v e="$1" '$3 == e && $1 ~ /^[0-9]+$/ { print $1 }'; }
-
+watchdog=$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null || true)
+loaded_here=0
 cleanup() {
-	[ -n "$watchdog" ] && echo "$watchdog" >/proc/sys/kernel/nmi_watchdog
-	[ "$loaded" = 1 ] && rmmod kprofile
+	[ -n "$watchdog" ] && [ "$HWT_ROOT" = 1 ] &&
+		{ echo "$watchdog" >/proc/sys/kernel/nmi_watchdog; } 2>/dev/null
+	[ "$loaded_here" = 1 ] && rmmod kprofile 2>/dev/null
+	true
 }
 trap cleanup EXIT
 
-[ "$(id -u)" = 0 ] || skip_all "needs root (it loads kprofile.ko and may set kernel.nmi_watchdog)"
-command -v perf >/dev/null || skip_all "perf is not installed (Debian: apt-get install linux-perf)"
-probe=$(perf stat -x, -e instructions:u true 2>&1)
-[ -n "$(perf_count instructions:u "$probe")" ] ||
-	skip_all "perf cannot count instructions here (no usable PMU; a VM without a virtual PMU?): $(printf '%s' "$probe" | tail -n1)"
-
-mkdir -p "$out"
-for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/guest/progs/kp-ioctl.c" \
-	"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
-	gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" \
-		-o "$out/$(basename "$p" .c)" "$p" || kp_die "building $p failed"
-done
-
-if ! grep -q '^kprofile ' /proc/modules; then
-	[ -f "$module" ] || kp_die "no $module: run make module"
-	insmod "$module" || kp_die "insmod $module failed"
-	loaded=1
-fi
-info=$("$out/kp-ioctl" info) || kp_die "KPROFILE_IOC_INFO failed"
-[ "$(kv interface "$info")" != None ] ||
-	skip_all "kprofile's profile interface is None: $(kv reason "$info")"
-
-if [ "$(cat /proc/sys/kernel/nmi_watchdog 2>/dev/null)" = 1 ]; then
-	echo "# the NMI watchdog holds the counters: kernel.nmi_watchdog=0 for the test"
-	watchdog=1
-	echo 0 >/proc/sys/kernel/nmi_watchdog
-fi
-
-echo "1..9"
-echo "# $(kv vendor "$info") $(kv interface "$info"): $(kv num_counters "$info") counters of $(kv counter_width "$info") bits; $loops iterations, interval $interval, tolerance $tol%"
-
-stat=$(perf stat -x, -e instructions:u,branches:u "$out/kp-hwcount" loop "$loops" 2>&1)
-expect_i=$(kv expect_instructions "$stat")
-expect_b=$(kv expect_branches "$stat")
-perf_i=$(perf_count instructions:u "$stat")
-perf_b=$(perf_count branches:u "$stat")
-if [ -n "$perf_i" ] && [ -n "$perf_b" ]; then
-	ok "perf counts the loop: $perf_i instructions, $perf_b branches"
+# Preconditions, each with the reason the tests that need it skip for.
+HWT_ROOT=0 HWT_PMU_WHY= HWT_MODULE_WHY=
+[ "$(id -u)" = 0 ] && HWT_ROOT=1
+if ! command -v perf >/dev/null; then
+	HWT_PMU_WHY="perf is not installed (Debian: apt-get install linux-perf)"
 else
-	not_ok "perf counts the loop" "$stat"
+	probe=$(perf stat -x, -e instructions:u true 2>&1)
+	[ -n "$(perf_count instructions:u "$probe")" ] ||
+		HWT_PMU_WHY="perf cannot count instructions here (no usable PMU; a VM without a virtual PMU?): $(printf '%s' "$probe" | tail -n1)"
 fi
-if within "${perf_i:-0}" "$expect_i" "$tol"; then
-	ok "perf's instructions are the loop's $expect_i"
-else
-	not_ok "perf's instructions are the loop's $expect_i" "perf: ${perf_i:-none}"
-fi
-
-ki=$("$out/kp-hwcount" kprofile 0x02 "$loops" "$interval" 2>&1)
-kb=$("$out/kp-hwcount" kprofile 0x06 "$loops" "$interval" 2>&1)
-for r in "$ki" "$kb"; do
-	if [ -n "$(kv events "$r")" ]; then
-		ok "kprofile counts the loop: $(kv events "$r") events"
-	else
-		not_ok "kprofile counts the loop" "$r"
+if [ "$HWT_ROOT" = 1 ] && [ -z "$HWT_PMU_WHY" ]; then
+	for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/hwtest/kp-hwsample.c" \
+		"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
+		gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" \
+			-o "$HWT_OUT/$(basename "$p" .c)" "$p" || kp_die "building $p failed"
+	done
+	if ! grep -q '^kprofile ' /proc/modules; then
+		if [ ! -f "$HWT_MODULE_KO" ]; then
+			HWT_MODULE_WHY="no $HWT_MODULE_KO: run make module"
+		elif err=$(insmod "$HWT_MODULE_KO" 2>&1); then
+			loaded_here=1
+		else
+			HWT_MODULE_WHY="kprofile.ko cannot be loaded here: $err"
+		fi
 	fi
-done
-if within "$(kv events "$ki")" "${perf_i:-0}" "$tol"; then
-	ok "ProfileTotalIssues agrees with perf's instructions:u ($(kv events "$ki") vs ${perf_i:-none})"
-else
-	not_ok "ProfileTotalIssues agrees with perf's instructions:u" "kprofile $ki; perf ${perf_i:-none}"
-fi
-if within "$(kv events "$kb")" "${perf_b:-0}" "$tol"; then
-	ok "ProfileBranchInstructions agrees with perf's branches:u ($(kv events "$kb") vs ${perf_b:-none})"
-else
-	not_ok "ProfileBranchInstructions agrees with perf's branches:u" "kprofile $kb; perf ${perf_b:-none}"
-fi
-h=$(kv hits "$ki") o=$(kv outside "$ki")
-if [ -n "$h" ] && [ "$((h * 100))" -ge "$(((h + o) * 95))" ]; then
-	ok "the samples land in the loop ($h in, $o outside)"
-else
-	not_ok "the samples land in the loop" "$ki"
+	if [ -z "$HWT_MODULE_WHY" ]; then
+		info=$(kp_info_json)
+		[ "$(json_get "$info" '["interface"]')" != None ] ||
+			HWT_MODULE_WHY="kprofile's profile interface is None: $(json_get "$info" '["interface_reason"]')"
+		HWT_COUNTERS=$(json_get "$info" '["num_counters"]')
+	fi
 fi
 
-# While kprofile reserves the PMU, perf's hardware events cannot count.
-"$out/kp-hwlayer" reserve --hold 5 >"$out/reserve.out" 2>&1 &
-holder=$!
-sleep 1
-res=$(cat "$out/reserve.out")
-busy=$(perf stat -x, -e instructions:u true 2>&1)
-wait "$holder"
-if [ "$(kv result "$res")" = OK ] && [ -z "$(perf_count instructions:u "$busy")" ]; then
-	ok "perf cannot count while kprofile reserves the PMU"
-else
-	not_ok "perf cannot count while kprofile reserves the PMU" "reserve: $res; perf: $busy"
-fi
-after=$(perf stat -x, -e instructions:u true 2>&1)
-if [ -n "$(perf_count instructions:u "$after")" ]; then
-	ok "perf counts again once the reservation is closed"
-else
-	not_ok "perf counts again once the reservation is closed" "$after"
-fi
+json_str() {
+	local s=${1//\\/\\\\}
+	s=${s//\"/\\\"}
+	s=${s//$'\n'/\\n}
+	s=${s//$'\t'/ }
+	printf '"%s"' "$s"
+}
+
+echo "1..${#HWT_NAMES[@]}"
+echo "# tests: ${HWT_NAMES[*]}"
+results=() passed=0 failed=0 skipped=0
+for i in "${!HWT_NAMES[@]}"; do
+	name=${HWT_NAMES[$i]}
+	if [ -n "${KP_HWTEST_ONLY:-}" ] && [ "$KP_HWTEST_ONLY" != "$name" ]; then
+		HWT_RESULT=skip HWT_MESSAGE="not selected (KP_HWTEST_ONLY=$KP_HWTEST_ONLY)" HWT_DETAILS=
+	else
+		HWT_RESULT= HWT_MESSAGE= HWT_DETAILS=
+		# The NMI watchdog holds the counters; watchdog-load sets it itself.
+		[ "$name" != watchdog-load ] && [ "$HWT_ROOT" = 1 ] &&
+			{ echo 0 >/proc/sys/kernel/nmi_watchdog; } 2>/dev/null
+		"${HWT_FUNCS[$i]}"
+		[ -n "$HWT_RESULT" ] || HWT_RESULT=fail HWT_MESSAGE="the test reported nothing"
+	fi
+	case $HWT_RESULT in
+	pass) passed=$((passed + 1)); echo "ok $((i + 1)) - $name: $HWT_MESSAGE" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $((i + 1)) - $name # SKIP $HWT_MESSAGE" ;;
+	*) failed=$((failed + 1)); echo "not ok $((i + 1)) - $name: $HWT_MESSAGE"
+	   [ -z "$HWT_DETAILS" ] || printf '%s\n' "$HWT_DETAILS" | sed 's/^/# /' ;;
+	esac
+	results+=("{\"name\": $(json_str "$name"), \"checks\": $(json_str "${HWT_DESCS[$i]}"), \"result\": \"$HWT_RESULT\", \"message\": $(json_str "$HWT_MESSAGE"), \"details\": $(json_str "$HWT_DETAILS")}")
+done
+
+{
+	echo "{"
+	echo "  \"kernel\": $(json_str "$(uname -r)"),"
+	echo "  \"cpu\": $(json_str "$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"),"
+	echo "  \"vendor\": $(json_str "$HWT_VENDOR"),"
+	echo "  \"family_model_stepping\": $(json_str "$(awk -F': ' '/^cpu family/ { f = $2 } /^model\t/ { m = $2 } /^stepping/ { print f "/" m "/" $2; exit }' /proc/cpuinfo)"),"
+	echo "  \"microcode\": $(json_str "$(awk -F': ' '/^microcode/ { print $2; exit }' /proc/cpuinfo)"),"
+	echo "  \"hypervisor\": $(grep -qw hypervisor /proc/cpuinfo && echo true || echo false),"
+	echo "  \"nmi_watchdog\": $(json_str "$watchdog"),"
+	echo "  \"kprofile_info\": ${info:-null},"
+	echo "  \"passed\": $passed, \"failed\": $failed, \"skipped\": $skipped,"
+	echo "  \"tests\": ["
+	for i in "${!results[@]}"; do
+		printf '    %s%s\n' "${results[$i]}" "$([ "$i" -lt $((${#results[@]} - 1)) ] && echo ,)"
+	done
+	echo "  ]"
+	echo "}"
+} >"$summary"
+echo "# passed=$passed failed=$failed skipped=$skipped"
+echo "# summary for a bug report: $summary"
 [ "$failed" = 0 ]

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "amd_family.h"
 #include "command.h"
 #include "conflicts_view.h"
 #include "source_model.h"
@@ -22,6 +23,7 @@ struct SourcesOptions {
 	SourcesViewOptions view;
 	bool json = false;
 	std::string interface;
+	std::string family;		// AMD family for the Amd64 table
 	std::vector<std::string> names;	// only these sources
 	bool conflicts = false;		// can the named sources run together?
 };
@@ -41,15 +43,36 @@ Listing module_sources(const Context &ctx)
 	return out;
 }
 
+std::string family_names()
+{
+	std::string out;
+
+	for (const auto &f : amd_families())
+		out += fmt::format("{}{} ({})", out.empty() ? "" : ", ", f.name, f.label);
+	return out;
+}
+
 Listing table_sources(const SourcesOptions &opts)
 {
-	auto iface = parse_interface(opts.interface);
+	auto iface = parse_interface(opts.interface.empty() ? "amd64" : opts.interface);
+	const AmdFamily *family = nullptr;
 
 	if (!iface || *iface == Interface::None)
 		throw Failure(usage_error(
 			fmt::format("unknown profile interface '{}'", opts.interface),
 			{"Tables exist for: emon (Intel), amd64 (AMD, Hygon)."}));
-	return {*iface, from_table(*iface, opts.view.all || !opts.names.empty())};
+	if (!opts.family.empty()) {
+		if (*iface != Interface::Amd64)
+			throw Failure(usage_error("--family selects an AMD family: it applies to "
+						  "the amd64 table only"));
+		family = parse_amd_family(opts.family);
+		if (!family)
+			throw Failure(usage_error(
+				fmt::format("unknown AMD family '{}'", opts.family),
+				{fmt::format("Families: {}.", family_names()),
+				 "`kprofile info` names the running one."}));
+	}
+	return {*iface, from_table(*iface, opts.view.all || !opts.names.empty(), family)};
 }
 
 // The sources named on the command line, in that order.
@@ -69,9 +92,9 @@ std::vector<SourceEntry> only(const Listing &l, const std::vector<std::string> &
 
 void run_conflicts(const SourcesOptions &opts, const Context &ctx)
 {
-	if (!opts.interface.empty())
+	if (!opts.interface.empty() || !opts.family.empty())
 		throw Failure(usage_error("--conflicts asks the running module; it cannot be "
-					  "combined with --interface"));
+					  "combined with --interface or --family"));
 	if (opts.names.empty() || opts.names.size() > KPROFILE_MAX_COUNTERS)
 		throw Failure(usage_error(
 			fmt::format("--conflicts needs 1 to {} SOURCE arguments", KPROFILE_MAX_COUNTERS),
@@ -101,9 +124,11 @@ void run_sources(const SourcesOptions &opts, const Context &ctx)
 		return;
 	}
 
-	const bool from_header = !opts.interface.empty();
+	const bool from_header = !opts.interface.empty() || !opts.family.empty();
 	Listing listing = from_header ? table_sources(opts) : module_sources(ctx);
 	SourcesViewOptions view = opts.view;
+
+	view.counters = !opts.family.empty();
 
 	if (!opts.names.empty()) {
 		listing.sources = only(listing, opts.names);
@@ -136,6 +161,11 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		       "List this interface's built-in table instead of asking the module "
 		       "(needs neither the module nor a PMU)")
 		->type_name("emon|amd64");
+	cmd.add_option("-f,--family", opts->family,
+		       "List the amd64 table as this AMD family supports it, with the counters "
+		       "each event may use and why the others are unsupported (needs neither "
+		       "the module nor a PMU)")
+		->type_name("k8|fam10h|fam15h|zen1..zen5|hygon|other");
 	cmd.add_flag("-v,--verbose", opts->view.verbose,
 		     "Add the Select (event select MSR value) and EBX (Emon bit) columns");
 	cmd.add_flag("--json", opts->json,
@@ -148,7 +178,10 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		       "supported or not");
 	cmd.footer("Intervals are machine-wide: ProfileTime's in 100 ns units, counter sources'\n"
 		   "in events per interrupt.  With --interface, Interval is the default and every\n"
-		   "table row counts as supported: without a processor there is no CPUID EBX mask.");
+		   "table row counts as supported: without a processor there is no CPUID EBX mask.\n"
+		   "With --family, an amd64 row is supported when its event still means the same\n"
+		   "on that family (kprofile_amd_families.h cites where from), and Counters says\n"
+		   "which of the four counters it may use (family 15h constrains many events).");
 	cmd.callback([opts, &ctx] { run_sources(*opts, ctx); });
 }
 

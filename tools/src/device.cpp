@@ -53,6 +53,18 @@ Result<kprofile_info> Device::info() const
 	return info;
 }
 
+Result<std::optional<kprofile_info_ex>> Device::info_ex() const
+{
+	kprofile_info_ex x{};
+
+	if (int err = call(KPROFILE_IOC_INFO_EX, &x)) {
+		if (err == ENOTTY)
+			return std::optional<kprofile_info_ex>{};
+		return fail(Op::Info, err);
+	}
+	return std::optional<kprofile_info_ex>{x};
+}
+
 Result<kprofile_info> Device::checked_info() const
 {
 	auto info = this->info();

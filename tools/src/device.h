@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ public:
 	// KPROFILE_IOC_INFO, and an Error when the module's ABI version is
 	// not the tool's.
 	Result<kprofile_info> checked_info() const;
+	// KPROFILE_IOC_INFO_EX: whether the counters are usable now (busy when
+	// perf holds them), the AMD family, the usable counters.  nullopt
+	// from a module that predates it (ENOTTY).
+	Result<std::optional<kprofile_info_ex>> info_ex() const;
 	// KPROFILE_IOC_QUERY_SOURCE: answered for unsupported sources too.
 	Result<kprofile_source_info> query_source(std::uint32_t source) const;
 	// KPROFILE_IOC_LIST_SOURCES, sized by asking first (ENOSPC).

@@ -65,7 +65,20 @@ std::string flags_text(std::uint32_t flags)
 	return names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "));
 }
 
-std::string render_info(const kprofile_info &info)
+std::string pmu_state_name(std::uint32_t state)
+{
+	switch (state) {
+	case KPROFILE_PMU_NONE:
+		return "none";
+	case KPROFILE_PMU_AVAILABLE:
+		return "available";
+	case KPROFILE_PMU_BUSY:
+		return "busy";
+	}
+	return fmt::format("unknown({})", state);
+}
+
+std::string render_info(const kprofile_info &info, const kprofile_info_ex *ex)
 {
 	const auto iface = static_cast<Interface>(info.interface);
 	std::string iface_text = interface_name(iface);
@@ -78,11 +91,25 @@ std::string render_info(const kprofile_info &info)
 		ebx += fmt::format(" (unavailable: {})", fmt::join(missing, ", "));
 
 	t.add_row({"interface:", iface_text});
+	if (!ex) {
+		t.add_row({"PMU state:", "unknown (the module predates KPROFILE_IOC_INFO_EX)"});
+	} else if (ex->pmu_state == KPROFILE_PMU_BUSY) {
+		t.add_row({"PMU state:", fmt::format("busy: {}", fixed_string(ex->state_reason))});
+	} else if (ex->pmu_state != KPROFILE_PMU_NONE) {
+		t.add_row({"PMU state:", pmu_state_name(ex->pmu_state)});
+	}
 	t.add_row({"vendor:", fixed_string(info.vendor)});
 	t.add_row({"family/model:", fmt::format("0x{:x}/0x{:x} ({}/{})", info.family, info.model,
 						 info.family, info.model)});
+	if (ex && iface == Interface::Amd64)
+		t.add_row({"AMD family:", fmt::format("{} (`kprofile sources --family {}`)",
+						      fixed_string(ex->amd_family_name),
+						      fixed_string(ex->amd_family_name))});
 	t.add_row({"perfmon version:", std::to_string(info.perfmon_version)});
 	t.add_row({"counters:", fmt::format("{} x {} bits", info.num_counters, info.counter_width)});
+	if (ex && iface != Interface::None && info.num_counters &&
+	    ex->counter_mask != (info.num_counters >= 32 ? ~0U : (1U << info.num_counters) - 1))
+		t.add_row({"usable counters:", fmt::format("0x{:x}", ex->counter_mask)});
 	t.add_row({"EBX mask:", ebx});
 	t.add_row({"CPUs:", fmt::format("{} online, {} possible", info.num_cpus,
 					info.num_possible_cpus)});
@@ -95,7 +122,7 @@ std::string render_info(const kprofile_info &info)
 	return out.substr(out.find('\n') + 1);
 }
 
-nlohmann::json info_json(const kprofile_info &info)
+nlohmann::json info_json(const kprofile_info &info, const kprofile_info_ex *ex)
 {
 	const auto iface = static_cast<Interface>(info.interface);
 	nlohmann::json j = nlohmann::json::object();
@@ -120,6 +147,15 @@ nlohmann::json info_json(const kprofile_info &info)
 	for (const auto &f : flag_names)
 		flags[f.key] = (info.flags & f.bit) != 0;
 	j["flags"] = flags;
+	const auto null = nlohmann::json(nullptr);
+	const bool busy = ex && ex->pmu_state == KPROFILE_PMU_BUSY;
+	j["pmu_state"] = ex ? nlohmann::json(pmu_state_name(ex->pmu_state)) : null;
+	j["pmu_state_reason"] = busy ? nlohmann::json(fixed_string(ex->state_reason)) : null;
+	j["busy_mask"] = ex ? nlohmann::json(ex->busy_mask) : null;
+	j["usable_counter_mask"] = ex ? nlohmann::json(ex->counter_mask) : null;
+	j["amd_family"] = ex && iface == Interface::Amd64 ?
+				  nlohmann::json(fixed_string(ex->amd_family_name)) : null;
+	j["hybrid"] = ex ? nlohmann::json((ex->flags & KPROFILE_INFO_EX_HYBRID) != 0) : null;
 	return j;
 }
 

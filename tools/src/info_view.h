@@ -18,7 +18,12 @@ std::vector<std::string> unavailable_events(const kprofile_info &info);
 // "hypervisor, x2apic" (or "none").
 std::string flags_text(std::uint32_t flags);
 
-std::string render_info(const kprofile_info &info);
-nlohmann::json info_json(const kprofile_info &info);
+// "available", "busy", "none" for enum kprofile_pmu_state.
+std::string pmu_state_name(std::uint32_t state);
+
+// @ex: KPROFILE_IOC_INFO_EX's answer, or nullptr from an older module
+// (the state lines then say "unknown" and the JSON keys are null).
+std::string render_info(const kprofile_info &info, const kprofile_info_ex *ex = nullptr);
+nlohmann::json info_json(const kprofile_info &info, const kprofile_info_ex *ex = nullptr);
 
 } // namespace kprofile

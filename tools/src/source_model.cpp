@@ -55,7 +55,7 @@ SourceEntry from_module(const kprofile_source_info &info)
 	return e;
 }
 
-std::vector<SourceEntry> from_table(Interface iface, bool all)
+std::vector<SourceEntry> from_table(Interface iface, bool all, const AmdFamily *amd_family)
 {
 	std::vector<SourceEntry> out;
 
@@ -67,8 +67,20 @@ std::vector<SourceEntry> from_table(Interface iface, bool all)
 		e.select = row.select;
 		e.ebx_bit = row.ebx_bit;
 		e.supported = true;
+		if (amd_family && iface == Interface::Amd64 && !is_timer(row.value)) {
+			AmdVerdict v = amd_verdict(*amd_family, row.select);
+
+			e.supported = v.counters != 0;
+			e.counters = v.counters;
+			e.citation = v.citation;
+			e.reason = std::move(v.reason);
+		}
 		e = with_range(std::move(e));
-		e.interval = e.default_interval;
+		if (e.supported || e.timer) {
+			e.supported = true;	// ProfileTime is a timer on every family
+			e.reason.clear();
+			e.interval = e.default_interval;
+		}
 		out.push_back(std::move(e));
 	}
 	if (!all)

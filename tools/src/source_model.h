@@ -11,6 +11,7 @@
 
 #include <linux/kprofile.h>
 
+#include "amd_family.h"
 #include "source_table.h"
 
 namespace kprofile {
@@ -28,6 +29,8 @@ struct SourceEntry {
 	bool generic = false;
 	bool timer = false;
 	std::string reason;			// empty when supported
+	std::optional<std::uint32_t> counters;	// --family: the counters it may use
+	std::string citation;			// --family: its meaning there, and source
 };
 
 // From the module's answer.
@@ -37,6 +40,10 @@ SourceEntry from_module(const kprofile_source_info &info);
 // EBX mask, so every row is shown as supported, at its default interval.
 // With @all, the generic sources the table lacks are added (unsupported,
 // with the module's reason), and everything is sorted by value.
-std::vector<SourceEntry> from_table(Interface iface, bool all);
+// With @amd_family (Amd64 only), each row is supported or not, and on
+// which counters, as the module decides on that family
+// (<linux/kprofile_amd_families.h>).
+std::vector<SourceEntry> from_table(Interface iface, bool all,
+				    const AmdFamily *amd_family = nullptr);
 
 } // namespace kprofile

@@ -60,6 +60,8 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 		cols.push_back({"Select", A::Left});
 		cols.push_back({"EBX", A::Right});
 	}
+	if (opts.counters)
+		cols.push_back({"Counters", A::Left});
 	cols.push_back({"Supported", A::Left});
 	if (reasons)
 		cols.push_back({"Reason", A::Left});
@@ -77,6 +79,8 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 			row.push_back(s.select ? fmt::format("0x{:08X}", *s.select) : "-");
 			row.push_back(s.ebx_bit ? std::to_string(*s.ebx_bit) : "-");
 		}
+		if (opts.counters)
+			row.push_back(s.counters ? counters_text(*s.counters) : "-");
 		row.push_back(s.supported ? "yes" : "no");
 		if (reasons)
 			row.push_back(s.reason);
@@ -102,6 +106,17 @@ nlohmann::json source_json(const SourceEntry &s)
 	j["reason"] = s.supported ? nlohmann::json(nullptr) : nlohmann::json(s.reason);
 	j["generic"] = s.generic;
 	j["timer"] = s.timer;
+	if (s.counters) {
+		nlohmann::json c = nlohmann::json::array();
+
+		for (unsigned i = 0; i < 32; i++)
+			if (*s.counters >> i & 1)
+				c.push_back(i);
+		j["counters"] = c;
+	} else {
+		j["counters"] = nullptr;
+	}
+	j["citation"] = s.citation.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.citation);
 	return j;
 }
 

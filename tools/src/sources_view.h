@@ -18,6 +18,7 @@ namespace kprofile {
 struct SourcesViewOptions {
 	bool all = false;	// include unsupported sources
 	bool verbose = false;	// add the Select and EBX columns
+	bool counters = false;	// add the Counters column (--family)
 };
 
 // The sources the options select, in the order given.
@@ -30,7 +31,9 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 			   const SourcesViewOptions &opts);
 
 // One source: value, name, select, ebx_bit, interval, default_interval,
-// min_interval, max_interval, units, supported, reason, generic, timer.
+// min_interval, max_interval, units, supported, reason, generic, timer,
+// counters ([int] with --family, else null), citation (string with
+// --family, else null).
 nlohmann::json source_json(const SourceEntry &source);
 // The array of the selected sources.
 nlohmann::json sources_json(const std::vector<SourceEntry> &sources,

@@ -111,6 +111,28 @@ def main():
     expect("sources with an unknown SOURCE: exit 1 with a suggestion",
            run(tool, "sources", "--interface", "amd64", "DCMis"), 1, "Did you mean one of: DCMiss")
 
+    expect("unknown AMD family: exit 1 with the names",
+           run(tool, "sources", "--family", "zen9"), 1, "unknown AMD family 'zen9'")
+    expect("--family with the emon table: exit 1",
+           run(tool, "sources", "--interface", "emon", "--family", "zen1"), 1, "amd64 table only")
+    proc = run(tool, "sources", "--family", "zen1", "--all", "--json")
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        doc = []
+    by = {d["value"]: d for d in doc}
+    check("sources --family zen1 --all --json: DCMiss unsupported naming the family and event, "
+          "RetiredInstructions on counters 0-3",
+          proc.returncode == 0 and 0x32 in by and not by[0x32]["supported"]
+          and "Zen 1" in by[0x32]["reason"] and "0x41" in by[0x32]["reason"]
+          and by[0x68]["counters"] == [0, 1, 2, 3] and by[0x68]["citation"],
+          proc.stdout[:400])
+    proc = run(tool, "sources", "--family", "fam15h")
+    check("sources --family fam15h: a Counters column, IC fetches on 0-2",
+          proc.returncode == 0 and "Counters" in proc.stdout.splitlines()[0]
+          and any("ProfileICFetch" in l and " 0-2 " in l for l in proc.stdout.splitlines()),
+          proc.stdout[:400])
+
     print("TAP version 13")
     print("1..%d" % len(results))
     failed = 0

@@ -84,9 +84,13 @@ TEST(InfoView, JsonKeysAreStable)
 		"vendor",	   "family",	       "model",		     "perfmon_version",
 		"num_counters",	   "counter_width",    "ebx_mask",	     "ebx_length",
 		"unavailable_events", "num_cpus",      "num_possible_cpus", "flags",
+		"pmu_state",	   "pmu_state_reason", "busy_mask",	     "usable_counter_mask",
+		"amd_family",	   "hybrid",
 	};
+	const kprofile_info_ex ex{};
+	for (const auto *x : {&ex, static_cast<const kprofile_info_ex *>(nullptr)})
 	for (const auto &info : {emon_info(), none_info()}) {
-		auto j = info_json(info);
+		auto j = info_json(info, x);
 		std::set<std::string> got;
 
 		for (const auto &[k, v] : j.items())
@@ -111,6 +115,43 @@ TEST(InfoView, JsonValues)
 	EXPECT_EQ(j["interface"], "None");
 	EXPECT_EQ(j["interface_reason"], "PMU not available due to virtualization");
 	EXPECT_EQ(j["vendor"], "AuthenticAMD");
+}
+
+TEST(InfoView, BusyIsNotNone)
+{
+	kprofile_info i = emon_info();
+	kprofile_info_ex x{};
+
+	i.interface = KPROFILE_INTERFACE_AMD64;
+	std::strcpy(i.vendor, "AuthenticAMD");
+	x.pmu_state = KPROFILE_PMU_BUSY;
+	x.busy_mask = 1;
+	x.counter_mask = 0xff;
+	std::strcpy(x.state_reason, "counter 0 is counting (select 0x530076): perf (the NMI "
+				    "watchdog?) holds the PMU");
+	std::strcpy(x.amd_family_name, "zen3");
+
+	auto out = render_info(i, &x);
+	EXPECT_NE(out.find("Amd64"), std::string::npos) << out;
+	EXPECT_EQ(out.find("None"), std::string::npos) << out;
+	EXPECT_NE(out.find("busy: counter 0 is counting"), std::string::npos) << out;
+	EXPECT_NE(out.find("--family zen3"), std::string::npos) << out;
+
+	auto j = info_json(i, &x);
+	EXPECT_EQ(j["interface"], "Amd64");
+	EXPECT_EQ(j["pmu_state"], "busy");
+	EXPECT_EQ(j["busy_mask"], 1);
+	EXPECT_EQ(j["amd_family"], "zen3");
+	EXPECT_NE(j["pmu_state_reason"].get<std::string>().find("NMI watchdog"), std::string::npos);
+
+	x.pmu_state = KPROFILE_PMU_AVAILABLE;
+	j = info_json(i, &x);
+	EXPECT_EQ(j["pmu_state"], "available");
+	EXPECT_TRUE(j["pmu_state_reason"].is_null());
+	// An older module: the keys are there, null.
+	j = info_json(i, nullptr);
+	EXPECT_TRUE(j["pmu_state"].is_null());
+	EXPECT_NE(render_info(i, nullptr).find("unknown"), std::string::npos);
 }
 
 TEST(InfoView, FlagsText)

@@ -19,6 +19,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 #include <linux/kprofile_sources.h>
+#include <linux/kprofile_amd_families.h>
 
 #define KPROFILE_ABI_VERSION	1
 #define KPROFILE_DEVICE_NAME	"kprofile"
@@ -96,6 +97,52 @@ struct kprofile_info {
 	__u32 reserved[4];
 	char vendor[KPROFILE_VENDOR_LEN];
 	char reason[KPROFILE_REASON_LEN];
+};
+
+/* kprofile_info_ex.pmu_state: can the counters be used now? */
+enum kprofile_pmu_state {
+	KPROFILE_PMU_NONE = 0,		/* no profile interface: info.reason */
+	KPROFILE_PMU_AVAILABLE = 1,	/* the counters are free */
+	KPROFILE_PMU_BUSY = 2,		/* the interface is known, but someone
+					 * else (perf: the NMI watchdog) is
+					 * counting: @state_reason */
+};
+
+/* kprofile_info_ex.flags */
+#define KPROFILE_INFO_EX_PERF_PMU	(1U << 0) /* perf initialised a PMU */
+#define KPROFILE_INFO_EX_HYBRID		(1U << 1) /* CPUs of several types */
+#define KPROFILE_INFO_EX_TSX_FORCE_ABORT (1U << 2) /* PMC3 kept off (TFA) */
+
+/**
+ * struct kprofile_info_ex - KPROFILE_IOC_INFO_EX: KPROFILE_IOC_INFO, plus
+ *	whether the counters can be used now and what limits them.
+ * @size:	  out: sizeof(struct kprofile_info_ex).
+ * @pmu_state:	  enum kprofile_pmu_state, evaluated at the call: a PMU
+ *		  perf holds is BUSY, not NONE, and becomes AVAILABLE when
+ *		  perf lets go (no reload needed).
+ * @flags:	  KPROFILE_INFO_EX_*.
+ * @amd_family:	  enum kprofile_amd_family (Amd64 only, else 0): which
+ *		  event list applies (kprofile_amd_families.h).
+ * @busy_mask:	  counters someone else was counting on, on some CPU.
+ * @counter_mask: counters kprofile may use on every online CPU (a hybrid
+ *		  CPU with fewer counters, or TSX force-abort's PMC3,
+ *		  removes some).
+ * @reserved:	  zero.
+ * @info:	  what KPROFILE_IOC_INFO returns.
+ * @state_reason: why BUSY, or what limits @counter_mask (else empty).
+ * @amd_family_name: e.g. "zen3", as `kprofile sources --family` takes it.
+ */
+struct kprofile_info_ex {
+	__u32 size;
+	__u32 pmu_state;
+	__u32 flags;
+	__u32 amd_family;
+	__u32 busy_mask;
+	__u32 counter_mask;
+	__u32 reserved[10];
+	struct kprofile_info info;
+	char state_reason[KPROFILE_REASON_LEN];
+	char amd_family_name[16];
 };
 
 /* kprofile_source_info.flags */
@@ -189,10 +236,14 @@ enum kprofile_mode {
  *		reservations and thread profiling by owner, or perf: the NMI
  *		watchdog), e.g. to explain an EBUSY.
  *
- * Sources are placed as armed by profiles (KPROFILE_MODE_TABLE).  Any
- * table event may use any general-purpose counter, so a set fits when
- * each counter source not armed yet finds a free counter.  Unknown
- * sources: EINVAL.
+ * Sources are placed as armed by profiles (KPROFILE_MODE_TABLE).  A set
+ * fits when each counter source not armed yet gets its own free counter
+ * among those its event may use: any general-purpose counter, except on
+ * AMD family 15h, where many events may use only counters 0-2
+ * (kprofile_amd_families.h); placement is a matching, so @counters may
+ * differ from arming the sources one by one.  When the set does not fit,
+ * @counters is KPROFILE_NO_COUNTER for the sources not armed yet.
+ * Unknown sources: EINVAL.
  */
 struct kprofile_schedule {
 	__u32 nr_sources;
@@ -538,6 +589,7 @@ struct kprofile_thread_list {
 #define KPROFILE_IOC_QUERY_HW_CONFIG	_IOR(KPROFILE_IOC_MAGIC, 0x09, struct kprofile_hw_config)
 #define KPROFILE_IOC_THREAD_ENABLE	_IOW(KPROFILE_IOC_MAGIC, 0x0A, struct kprofile_thread_enable)
 #define KPROFILE_IOC_SET_HW_CONFIG_EX	_IOWR(KPROFILE_IOC_MAGIC, 0x0B, struct kprofile_hw_config_set)
+#define KPROFILE_IOC_INFO_EX		_IOR(KPROFILE_IOC_MAGIC, 0x0C, struct kprofile_info_ex)
 
 /*
  * On a profile fd.  START (NtStartProfile): pin the buffer, arm the
