@@ -294,8 +294,9 @@ int kp_perf_event_paranoid(void)
 
 	if (!kp_proc_mnt)
 		return KP_PARANOID_DEFAULT;
-	f = kp_compat_file_open_root_mnt(kp_proc_mnt, "sys/kernel/perf_event_paranoid",
-			       O_RDONLY, 0);
+	f = kp_compat_file_open_root_mnt(kp_proc_mnt,
+					 "sys/kernel/perf_event_paranoid",
+					 O_RDONLY, 0);
 	if (IS_ERR(f))
 		return KP_PARANOID_DEFAULT;
 	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);

@@ -51,14 +51,17 @@
  * memory-mapped page otherwise.  Both are what the APIC drivers do.
  * native_apic_msr_write() exists only with CONFIG_X86_X2APIC (distribution
  * kernels have it; a tinyconfig kernel may not, and then x2APIC mode is
- * never on).
+ * never on).  The mode comes from the exported x2apic_mode, set once at
+ * boot: x2apic_enabled() would read MSR_IA32_APICBASE on every PMI (a VM
+ * exit under a hypervisor).  This bypasses APIC drivers that are not the
+ * native ones (Xen PV, UV); kprofile does not support those.
  */
 #include <asm/apic.h>
 #if KERNEL_VERSION(6, 6, 0) <= LINUX_VERSION_CODE
 static inline void kp_compat_lvtpc_write(u32 val)
 {
 #ifdef CONFIG_X86_X2APIC
-	if (x2apic_enabled()) {
+	if (x2apic_mode) {
 		native_apic_msr_write(APIC_LVTPC, val);
 		return;
 	}
@@ -130,11 +133,14 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #include <linux/fs.h>
 #include <linux/mount.h>
 #if KERNEL_VERSION(5, 15, 0) <= LINUX_VERSION_CODE
-#define kp_compat_file_open_root_mnt(mnt, name, flags, mode) \
-	file_open_root_mnt(mnt, name, flags, mode)
+#define kp_compat_file_open_root_mnt	file_open_root_mnt
 #else
-#define kp_compat_file_open_root_mnt(mnt, name, flags, mode) \
-	file_open_root((mnt)->mnt_root, mnt, name, flags, mode)
+static inline struct file *
+kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
+			     int flags, umode_t mode)
+{
+	return file_open_root(mnt->mnt_root, mnt, name, flags, mode);
+}
 #endif
 
 /*
@@ -154,27 +160,34 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
- * Syscore (suspend/resume) callbacks take a context pointer and are
- * registered through struct syscore since 6.19 (a97fbc3ee3e2, "syscore:
- * Pass context data to callbacks"; register_syscore_ops() is gone).
- * KP_SYSCORE_RESUME(fn) declares a resume callback, KP_DEFINE_SYSCORE()
- * the registration object, kp_compat_{,un}register_syscore() take it.
+ * Syscore (suspend/resume, shutdown) callbacks take a context pointer and
+ * are registered through struct syscore since 6.19 (a97fbc3ee3e2,
+ * "syscore: Pass context data to callbacks"; register_syscore_ops() is
+ * gone).  The change also reached 6.12.y (6.12.117 has it, 6.12.95 does
+ * not), so kmod/Kbuild asks the header and defines KP_HAVE_STRUCT_SYSCORE.
+ * KP_SYSCORE_RESUME(fn) and KP_SYSCORE_SHUTDOWN(fn) declare the
+ * callbacks, KP_DEFINE_SYSCORE() the registration object,
+ * kp_compat_{,un}register_syscore() take it.
  */
 #include <linux/syscore_ops.h>
-#if KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
+#if defined(KP_HAVE_STRUCT_SYSCORE) || KERNEL_VERSION(6, 19, 0) <= LINUX_VERSION_CODE
 #define KP_SYSCORE_RESUME(fn)	void fn(void *data)
-#define KP_DEFINE_SYSCORE(name, resume_fn)				\
+#define KP_SYSCORE_SHUTDOWN(fn)	void fn(void *data)
+#define KP_DEFINE_SYSCORE(name, resume_fn, shutdown_fn)			\
 	static const struct syscore_ops name##_ops = {			\
 		.resume = resume_fn,					\
+		.shutdown = shutdown_fn,				\
 	};								\
 	static struct syscore name = { .ops = &name##_ops }
 #define kp_compat_register_syscore(s)	register_syscore(s)
 #define kp_compat_unregister_syscore(s)	unregister_syscore(s)
 #else
 #define KP_SYSCORE_RESUME(fn)	void fn(void)
-#define KP_DEFINE_SYSCORE(name, resume_fn)				\
+#define KP_SYSCORE_SHUTDOWN(fn)	void fn(void)
+#define KP_DEFINE_SYSCORE(name, resume_fn, shutdown_fn)			\
 	static struct syscore_ops name = {				\
 		.resume = resume_fn,					\
+		.shutdown = shutdown_fn,				\
 	}
 #define kp_compat_register_syscore(s)	register_syscore_ops(s)
 #define kp_compat_unregister_syscore(s)	unregister_syscore_ops(s)

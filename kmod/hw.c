@@ -4,6 +4,8 @@
  * accessors (a #GP becomes -EIO, as perf's probe expects), and the LVTPC.
  */
 #include <linux/errno.h>
+#include <linux/kprobes.h>
+
 #include "compat.h"
 #include "hw.h"
 
@@ -25,15 +27,21 @@ static int kp_real_rdmsr(void *ctx, u32 msr, u64 *val)
 	return 0;
 }
 
+NOKPROBE_SYMBOL(kp_real_rdmsr);
+
 static int kp_real_wrmsr(void *ctx, u32 msr, u64 val)
 {
 	return kp_compat_wrmsr_safe(msr, val) ? -EIO : 0;
 }
 
+NOKPROBE_SYMBOL(kp_real_wrmsr);
+
 static void kp_real_lvtpc_nmi(void *ctx)
 {
 	kp_compat_lvtpc_write(APIC_DM_NMI);
 }
+
+NOKPROBE_SYMBOL(kp_real_lvtpc_nmi);
 
 static const struct kp_hw_ops kp_real_ops = {
 	.cpuid = kp_real_cpuid,

@@ -12,6 +12,7 @@
  * a removal waits for every handler that could still see it.
  */
 #include <linux/bitops.h>
+#include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/kprofile.h>
 #include <linux/mutex.h>
@@ -21,51 +22,52 @@
 #include "compat.h"
 #include "kprofile.h"
 
+/* Bound on the re-checks of one PMI (perf's intel_pmu_handle_irq() has 100). */
+#define KP_NMI_MAX_LOOPS	8
+
 /**
- * kp_pmu_handle_overflow() - the PMI handler's work, on this CPU.
- * @pmu:  the layer.
- * @regs: the interrupted registers.
+ * kp_pmu_nmi_window_open() - claim unknown NMIs on this CPU for a while.
+ * @pmu: the layer, on a late-PMI interface (AMD).
  *
- * CheckOverflowStatus over the counters armed here (and those
- * reservations claim); for each of kprofile's, SetInterval with the
- * source's current interval (so an interval change applies from the next
- * period), then acknowledge, unmask the LVTPC, and call every consumer
- * with the source and @regs.  Claimed counters are acknowledged and handed
- * to their claim; their holder reloads them.
- * Context: NMI (or a test with interrupts off).
- *
- * Return: NMI_DONE (and nothing was written) when no overflow was
- * kprofile's; else the number of overflows handled (NMI_HANDLED for one),
- * as perf returns, so the NMI code expects and swallows the back-to-back
- * NMI that several overflows at once can latch.
+ * A PMI can reach the CPU after the overflow it reports was handled (by an
+ * earlier NMI that saw two counters, or just before a counter was
+ * disabled).  Such an NMI finds nothing; perf claims it when it arrives
+ * within 100 ms of a handled one (amd_pmu_adjust_nmi_window()), and so
+ * does kprofile.
+ * Context: this CPU, interrupts off or NMI.
  */
-int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
+void kp_pmu_nmi_window_open(struct kp_pmu *pmu)
+{
+	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
+
+	if (pmu->ops && pmu->ops->late_pmi)
+		WRITE_ONCE(c->nmi_until, jiffies + pmu->nmi_window);
+}
+
+NOKPROBE_SYMBOL(kp_pmu_nmi_window_open);
+
+static int kp_pmu_nmi_result(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
+			     int handled)
+{
+	if (!pmu->ops->late_pmi)
+		return handled ?: NMI_DONE;
+	if (handled) {
+		kp_pmu_nmi_window_open(pmu);
+		return handled;
+	}
+	if (time_after(jiffies, READ_ONCE(c->nmi_until)))
+		return NMI_DONE;
+	return NMI_HANDLED;
+}
+
+NOKPROBE_SYMBOL(kp_pmu_nmi_result);
+
+static void kp_pmu_deliver(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
+			   unsigned long mine, unsigned long theirs,
+			   struct pt_regs *regs)
 {
 	struct kp_overflow_consumer *cons;
-	unsigned long mine, theirs;
-	struct kp_pmu_cpu *c;
-	u64 armed, claimed, ovf;
 	unsigned int idx;
-
-	if (!pmu->ops)
-		return NMI_DONE;
-	c = this_cpu_ptr(pmu->cpu);
-	armed = READ_ONCE(c->armed);
-	claimed = READ_ONCE(pmu->claimed) & ~armed;
-	if (!(armed | claimed))
-		return NMI_DONE;
-	ovf = pmu->ops->check_overflow(pmu, armed, claimed);
-	if (!ovf)
-		return NMI_DONE;
-	mine = ovf & armed;
-	theirs = ovf & claimed;
-
-	for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
-		pmu->ops->set_interval(pmu, idx,
-				       kp_source_interval(pmu->sources,
-							  c->source[idx]));
-	pmu->ops->ack_overflow(pmu, ovf);
-	kp_lvtpc_nmi(pmu->hw);
 
 	rcu_read_lock();
 	for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
@@ -82,9 +84,79 @@ int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 			claim->fn(claim->data, BIT_ULL(idx), regs);
 	}
 	rcu_read_unlock();
-	return hweight64(ovf);
+}
+
+NOKPROBE_SYMBOL(kp_pmu_deliver);
+
+/**
+ * kp_pmu_handle_overflow() - the PMI handler's work, on this CPU.
+ * @pmu:  the layer.
+ * @regs: the interrupted registers.
+ *
+ * When nothing is armed or claimed here the NMI is not kprofile's and
+ * nothing is touched.  Otherwise, as perf does:
+ *
+ * - the LVTPC is unmasked on every NMI, found overflow or not (an Intel
+ *   PMI masks it; a PMI kprofile did not recognise, e.g. one that raced
+ *   with a disarm or whose status another handler acknowledged, must not
+ *   leave it masked): first on top-bit interfaces (a late overflow raises
+ *   a new PMI), after the acknowledgment on status interfaces;
+ * - CheckOverflowStatus over the counters armed here (status bit or top
+ *   bit clear) and those reservations claim (status bit, INT set); each
+ *   of kprofile's gets SetInterval with its source's current interval;
+ *   all are acknowledged and handed to the consumers or the claim; then
+ *   the status is read again, at most KP_NMI_MAX_LOOPS times, so an
+ *   overflow that lands inside the handler is not left to a PMI the
+ *   masked LVTPC dropped;
+ * - on late-PMI interfaces (AMD) an NMI that finds nothing shortly after
+ *   a handled one or a disable is claimed (kp_pmu_nmi_window_open()).
+ *
+ * Context: NMI (or a test with interrupts off).
+ *
+ * Return: NMI_DONE when nothing was kprofile's; else the number of
+ * overflows handled (NMI_HANDLED for one, or for a late PMI), as perf
+ * returns, so the NMI code swallows the back-to-back NMI that several
+ * overflows at once can latch.
+ */
+int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
+{
+	bool status_iface;
+	struct kp_pmu_cpu *c;
+	u64 armed, claimed, ovf;
+	unsigned int idx, loops;
+	unsigned long mine;
+	int handled = 0;
+
+	if (!pmu->ops)
+		return NMI_DONE;
+	c = this_cpu_ptr(pmu->cpu);
+	armed = READ_ONCE(c->armed);
+	claimed = READ_ONCE(pmu->claimed) & ~armed;
+	if (!(armed | claimed))
+		return kp_pmu_nmi_result(pmu, c, 0);
+	status_iface = pmu->ops->global_status(pmu);
+	if (!status_iface)
+		kp_lvtpc_nmi(pmu->hw);
+
+	for (loops = 0; loops < KP_NMI_MAX_LOOPS; loops++) {
+		ovf = pmu->ops->check_overflow(pmu, armed, claimed);
+		if (!ovf)
+			break;
+		mine = ovf & armed;
+		for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
+			pmu->ops->set_interval(pmu, idx,
+					       kp_source_interval(pmu->sources,
+								  c->source[idx]));
+		pmu->ops->ack_overflow(pmu, ovf);
+		kp_pmu_deliver(pmu, c, mine, ovf & claimed, regs);
+		handled += hweight64(ovf);
+	}
+	if (status_iface)
+		kp_lvtpc_nmi(pmu->hw);
+	return kp_pmu_nmi_result(pmu, c, handled);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_handle_overflow);
+NOKPROBE_SYMBOL(kp_pmu_handle_overflow);
 
 /**
  * kp_pmu_add_consumer() - receive overflows of armed sources.

@@ -6,14 +6,17 @@
  * arbitration with Linux perf through reserve_perfctr_nmi().
  *
  * Who holds what (and reservations) is in pmu_owner.c, counting counters
- * for thread profiling in pmu_counting.c.  See pmu.h for the counter model
+ * for thread profiling in pmu_counting.c, register helpers the interfaces
+ * share in pmu_regs.c.  See pmu.h for the counter model
  * and the locking rules.
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
+#include <linux/pid.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
@@ -23,6 +26,15 @@
 #include "pmu.h"
 
 #define KP_EMON_MAX_PERIOD	((1ULL << 31) - 1)
+
+/* Full-width counter writes (Intel SDM Vol. 3B 18.2.6). */
+#define KP_CPUID1_ECX_PDCM		BIT(15)
+#define KP_MSR_IA32_PERF_CAPABILITIES	0x00000345
+#define KP_PERF_CAP_FW_WRITE		BIT_ULL(13)
+#define KP_MSR_IA32_A_PMC0		0x000004c1
+
+/* perf's perf_nmi_window (amd/core.c): 100 ms. */
+#define KP_NMI_WINDOW_MS		100
 
 static bool kp_arbiter_nmi_reserve(struct kp_pmu *pmu, unsigned int idx)
 {
@@ -50,6 +62,23 @@ const struct kp_pmu_arbiter kp_pmu_arbiter_nmi = {
 	.reserve = kp_arbiter_nmi_reserve,
 	.release = kp_arbiter_nmi_release,
 };
+
+/*
+ * Whether IA32_A_PMCx take full-width writes: CPUID.1:ECX.PDCM says
+ * IA32_PERF_CAPABILITIES exists, and its bit 13 (FW_WRITE) says so.  perf
+ * switches to them the same way (intel/core.c, intel_pmu_init()).
+ */
+static bool kp_pmu_full_width(const struct kp_hw *hw)
+{
+	struct kp_cpuid_regs r;
+	u64 caps;
+
+	kp_cpuid(hw, 1, 0, &r);
+	if (!(r.ecx & KP_CPUID1_ECX_PDCM))
+		return false;
+	return !kp_rdmsr(hw, KP_MSR_IA32_PERF_CAPABILITIES, &caps) &&
+	       (caps & KP_PERF_CAP_FW_WRITE);
+}
 
 /**
  * kp_pmu_setup() - build a hardware layer over a seam and a detected
@@ -91,6 +120,11 @@ int kp_pmu_setup(struct kp_pmu *pmu, const struct kp_hw *hw,
 	} else {
 		pmu->ops = NULL;
 	}
+	pmu->write_base = desc->counter_base;
+	if (pmu->ops && desc->iface == KPROFILE_INTERFACE_EMON &&
+	    kp_pmu_full_width(hw))
+		pmu->write_base = KP_MSR_IA32_A_PMC0;
+	pmu->nmi_window = msecs_to_jiffies(KP_NMI_WINDOW_MS);
 
 	pmu->cpu = alloc_percpu(struct kp_pmu_cpu);
 	if (!pmu->cpu)
@@ -187,40 +221,6 @@ u64 kp_pmu_select(const struct kp_pmu *pmu, u32 source,
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_select);
 
 /**
- * kp_pmu_topbit_overflow() - CheckOverflowStatus without a global status
- *	register (Intel v1, AMD legacy): a counter whose top bit is clear
- *	has overflowed, since it was loaded with its top bit set.
- * @pmu:     the layer.
- * @armed:   kprofile's sampling counters on this CPU.
- * @claimed: reserved counters whose overflows kprofile takes; they count
- *	     only while their select has EN and INT.
- *
- * NMI-safe.
- *
- * Return: the overflowed counters.
- */
-u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed)
-{
-	const struct kp_pmu_desc *d = pmu->desc;
-	u64 top = BIT_ULL(d->counter_width - 1), ovf = 0, val, sel;
-	unsigned int i;
-
-	for (i = 0; i < d->num_counters; i++) {
-		if (!((armed | claimed) & BIT_ULL(i)))
-			continue;
-		if (!(armed & BIT_ULL(i)) &&
-		    (kp_rdmsr(pmu->hw, d->evtsel_base + i, &sel) ||
-		     (sel & (KP_EVTSEL_EN | KP_EVTSEL_INT)) !=
-		     (KP_EVTSEL_EN | KP_EVTSEL_INT)))
-			continue;
-		if (!kp_rdmsr(pmu->hw, d->counter_base + i, &val) &&
-		    !(val & top))
-			ovf |= BIT_ULL(i);
-	}
-	return ovf;
-}
-
-/**
  * kp_pmu_alloc_counter() - take the lowest counter free in kprofile's
  *	slots and in Linux's arbitration.
  * @pmu: the layer; @pmu->lock held.
@@ -235,8 +235,11 @@ int kp_pmu_alloc_counter(struct kp_pmu *pmu)
 	for (i = 0; i < pmu->desc->num_counters; i++) {
 		if (pmu->counters[i].kind != KP_HOLDER_FREE)
 			continue;
-		if (pmu->arbiter->reserve(pmu, i))
+		if (pmu->arbiter->reserve(pmu, i)) {
+			pmu->perf_refused &= ~BIT_ULL(i);
 			return i;
+		}
+		pmu->perf_refused |= BIT_ULL(i);
 	}
 	return -EBUSY;
 }
@@ -260,6 +263,8 @@ void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
 	k->all_cpus = false;
 	cpumask_clear(k->cpus);
 	k->owner[0] = '\0';
+	put_pid(k->owner_pid);
+	k->owner_pid = NULL;
 }
 
 /**
@@ -314,6 +319,15 @@ struct kp_pmu_ipi {
 	u64 select;
 };
 
+/* The global status register, or 0 on a top-bit interface. */
+static u32 kp_pmu_status_msr(const struct kp_pmu *pmu)
+{
+	if (!pmu->ops->global_status(pmu))
+		return 0;
+	return pmu->desc->iface == KPROFILE_INTERFACE_EMON ?
+	       KP_MSR_IA32_PERF_GLOBAL_STATUS : KP_MSR_AMD_GLOBAL_STATUS;
+}
+
 /**
  * kp_pmu_program_cpu() - arm counter @idx for sampling on this CPU.
  * @pmu:    the layer.
@@ -324,19 +338,28 @@ struct kp_pmu_ipi {
  * SetInterval, then EnableMonitoring.  The counter is marked armed after
  * it is loaded (its top bit is then set) and before it is enabled, so an
  * NMI never sees a stale value as an overflow nor misses a real one.
- * Runs with interrupts off on the CPU concerned; nothing if already armed.
+ * A status bit left over from earlier counting (another holder, a
+ * previous arm) is acknowledged before the counter is marked armed, or the
+ * next NMI of any kind would take it for a sample.
+ * Runs with interrupts off on the CPU concerned; nothing if already armed
+ * or after kp_pmu_shutdown().
  */
 void kp_pmu_program_cpu(struct kp_pmu *pmu, unsigned int idx, u32 source,
 			u64 select)
 {
 	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
+	u32 status_msr = kp_pmu_status_msr(pmu);
+	u64 status;
 
-	if (c->armed & BIT_ULL(idx))
+	if ((c->armed & BIT_ULL(idx)) || READ_ONCE(pmu->shut_down))
 		return;
 	c->source[idx] = source;
 	c->select[idx] = select;
 	pmu->ops->set_interval(pmu, idx,
 			       kp_source_interval(pmu->sources, source));
+	if (status_msr && !kp_rdmsr(pmu->hw, status_msr, &status) &&
+	    (status & BIT_ULL(idx)))
+		pmu->ops->ack_overflow(pmu, BIT_ULL(idx));
 	WRITE_ONCE(c->armed, c->armed | BIT_ULL(idx));
 	pmu->ops->enable_monitoring(pmu, idx, select);
 }
@@ -346,6 +369,8 @@ static void kp_pmu_ipi_arm(void *info)
 {
 	struct kp_pmu_ipi *a = info;
 
+	/* The LVTPC may have been left masked (a PMI nobody unmasked). */
+	a->pmu->ops->initialize(a->pmu);
 	kp_pmu_program_cpu(a->pmu, a->idx, a->source, a->select);
 }
 

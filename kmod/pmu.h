@@ -44,6 +44,7 @@
 #include "hw.h"
 #include "sources.h"
 
+struct pid;
 struct pt_regs;
 struct kp_device;
 struct kp_pmu;
@@ -65,10 +66,22 @@ struct kp_pmu;
  * @check_overflow: CheckOverflowStatus, on the calling CPU, in NMI
  *		context: which of the counters in @armed (kprofile's, known
  *		to be enabled with INT) and @claimed (reserved counters
- *		whose overflows kprofile takes; enabled or not) overflowed.
+ *		whose overflows kprofile takes; only those whose select has
+ *		INT count) overflowed.  An armed counter overflowed when its
+ *		status bit is set *or* its top bit is clear (it is always
+ *		loaded with the top bit set), so another NMI handler that
+ *		acknowledged the status first (perf's, with Intel PT) does
+ *		not hide it.
  * @ack_overflow: acknowledge the overflows in @mask (global status
  *		interfaces; nothing for top-bit ones).
  * @query:	QueryInformation: HalProfileSourceInformation for @source.
+ * @global_status: the interface reports overflows in a global status
+ *		register (Intel v2+, AMD PerfMonV2): the handler unmasks the
+ *		LVTPC after acknowledging; without one (top bit), first.
+ * @late_pmi:	PMIs may arrive after their overflow was handled (AMD):
+ *		the handler claims unknown NMIs for a while after handling
+ *		an overflow or disabling an overflowed counter (perf's
+ *		amd_pmu_adjust_nmi_window()).
  *
  * Every operation but @query runs on one CPU with interrupts off or in
  * NMI context: no locks, no allocation, no sleeping.
@@ -85,6 +98,8 @@ struct kp_pmu_ops {
 	void (*ack_overflow)(struct kp_pmu *pmu, u64 mask);
 	int (*query)(struct kp_pmu *pmu, u32 source,
 		     struct kprofile_source_info *info);
+	bool (*global_status)(const struct kp_pmu *pmu);
+	bool late_pmi;
 };
 
 extern const struct kp_pmu_ops kp_pmu_emon_ops;
@@ -181,6 +196,8 @@ struct kp_claim {
  * @claim:    RESERVED: overflow claim, or NULL (read by the NMI path
  *	      under RCU).
  * @owner:    RESERVED, COUNTING: who, for messages.
+ * @owner_pid: RESERVED by a process: it (a reference), so that messages
+ *	      give its id in the pid namespace of whoever reads them.
  */
 struct kp_counter {
 	enum kp_holder kind;
@@ -192,6 +209,7 @@ struct kp_counter {
 	cpumask_var_t cpus;
 	struct kp_claim __rcu *claim;
 	char owner[32];
+	struct pid *owner_pid;
 };
 
 /**
@@ -201,20 +219,19 @@ struct kp_counter {
  * @counting:	   counters counting here (no interrupt).
  * @source:	   the source of each armed or counting counter.
  * @select:	   the event select each armed or counting counter has.
- * @saved_valid:   the saved registers below are valid.
- * @saved_evtsel:  event selects as found when this CPU was brought up.
- * @saved_counter: counters as found.
- * @saved_global:  global control as found (global-control interfaces).
+ * @nmi_until:	   late-PMI interfaces: unknown NMIs until this jiffy are
+ *		   claimed as kprofile's (written on this CPU only, with
+ *		   interrupts off or in the NMI).
+ *
+ * Nothing of what kprofile found on the CPU is saved: teardown touches
+ * only the counters kprofile programmed (see pmu_cpu.c).
  */
 struct kp_pmu_cpu {
 	u64 armed;
 	u64 counting;
 	u32 source[KPROFILE_MAX_COUNTERS];
 	u64 select[KPROFILE_MAX_COUNTERS];
-	bool saved_valid;
-	u64 saved_evtsel[KPROFILE_MAX_COUNTERS];
-	u64 saved_counter[KPROFILE_MAX_COUNTERS];
-	u64 saved_global;
+	unsigned long nmi_until;
 };
 
 /**
@@ -242,8 +259,17 @@ struct kp_overflow_consumer {
  * @counter_mask: (1 << counter width) - 1.
  * @max_period:	  largest period: the top bit must be set after a reload
  *		  (2^31 - 1 on Emon: legacy writes are 32 bits, sign-extended).
- * @lock:	  protects @counters and writers of @consumers.
+ * @write_base:	  MSR of counter 0 for writes: IA32_A_PMC0 when
+ *		  IA32_PERF_CAPABILITIES.FW_WRITE says full-width writes
+ *		  work, else @desc->counter_base.
+ * @nmi_window:	  late-PMI interfaces: how long (jiffies) after an overflow
+ *		  or a disable unknown NMIs are claimed.
+ * @shut_down:	  the machine is rebooting or kexec'ing: nothing is
+ *		  programmed any more (kp_pmu_shutdown()).
+ * @lock:	  protects @counters, @perf_refused and writers of @consumers.
  * @counters:	  the counter slots.
+ * @perf_refused: counters Linux's arbitration refused at the last attempt
+ *		  to take them (reported as perf's; never probed).
  * @claimed:	  counters whose overflows reservations claim; read by the
  *		  NMI path (READ_ONCE).
  * @consumers:	  struct kp_overflow_consumer list (RCU).
@@ -258,8 +284,12 @@ struct kp_pmu {
 	const struct kp_pmu_arbiter *arbiter;
 	u64 counter_mask;
 	u64 max_period;
-	struct mutex lock;	/* @counters, @consumers writers */
+	u32 write_base;
+	unsigned long nmi_window;
+	bool shut_down;
+	struct mutex lock;	/* @counters, @perf_refused, @consumers writers */
 	struct kp_counter counters[KPROFILE_MAX_COUNTERS];
+	u64 perf_refused;
 	u64 claimed;
 	struct list_head consumers;
 	struct kp_pmu_cpu __percpu *cpu;
@@ -290,6 +320,7 @@ void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
 			  struct kp_counter_holder *h);
 void kp_pmu_busy_reason(struct kp_pmu *pmu, char *reason, size_t len);
 void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len);
+void kp_pmu_set_owner_pid(struct kp_pmu *pmu, u64 mask, struct pid *pid);
 int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 		struct kp_claim *claim, char *reason, size_t len);
 void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask);
@@ -320,6 +351,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp);
 void kp_pmu_cpu_up(struct kp_pmu *pmu);
 void kp_pmu_cpu_down(struct kp_pmu *pmu);
 void kp_pmu_resume_cpu(struct kp_pmu *pmu);
+void kp_pmu_shutdown(struct kp_pmu *pmu);
 int kp_pmu_hotplug_add(struct kp_pmu *pmu);
 void kp_pmu_hotplug_remove(struct kp_pmu *pmu);
 int kp_pmu_init(struct kp_device *dev);
@@ -327,6 +359,8 @@ void kp_pmu_exit(struct kp_device *dev);
 
 /* pmu.c helpers shared inside the hardware layer. */
 u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed);
+u64 kp_pmu_claimed_int(struct kp_pmu *pmu, u64 claimed);
+void kp_pmu_global_rmw(struct kp_pmu *pmu, u32 msr, u64 set, u64 clear);
 int kp_pmu_alloc_counter(struct kp_pmu *pmu);
 void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx);
 int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
@@ -336,6 +370,7 @@ const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
 
 /* nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);
+void kp_pmu_nmi_window_open(struct kp_pmu *pmu);
 void kp_pmu_add_consumer(struct kp_pmu *pmu, struct kp_overflow_consumer *c);
 void kp_pmu_remove_consumer(struct kp_pmu *pmu,
 			    struct kp_overflow_consumer *c);

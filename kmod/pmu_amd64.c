@@ -14,27 +14,36 @@
  * The sequences follow perf's arch/x86/events/amd/core.c: the counter is
  * loaded before its select enables it, PerfCntrGlobalCtl is enabled last,
  * and an overflow is acknowledged in PerfCntrGlobalStatusClr.
+ *
+ * AMD delivers a PMI with some latency, so a counter's PMI may arrive
+ * after it was handled or disabled: disabling an overflowed counter waits
+ * (briefly) for its PMI, as amd_pmu_wait_on_overflow() does, and the NMI
+ * handler claims unknown NMIs for a while after (ops.late_pmi).  The AMD
+ * local APIC does not mask the LVTPC on a PMI.
  */
 #include <linux/bits.h>
+#include <linux/delay.h>
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
 
 #include "pmu.h"
+
+/* amd/core.c OVERFLOW_WAIT_COUNT: at most 50 us for the PMI to land. */
+#define KP_AMD64_OVERFLOW_WAIT	50
 
 static bool kp_amd64_global(const struct kp_pmu *pmu)
 {
 	return pmu->desc->amd_perfmon_v2;
 }
 
-static void kp_amd64_global_ctl(struct kp_pmu *pmu, unsigned int idx, bool on)
+static bool kp_amd64_overflowed(struct kp_pmu *pmu, unsigned int idx)
 {
-	u64 ctl;
+	return kp_pmu_topbit_overflow(pmu, BIT_ULL(idx), 0) != 0;
+}
 
-	if (kp_rdmsr(pmu->hw, KP_MSR_AMD_GLOBAL_CTL, &ctl))
-		return;
-	if (on)
-		ctl |= BIT_ULL(idx);
-	else
-		ctl &= ~BIT_ULL(idx);
-	kp_wrmsr(pmu->hw, KP_MSR_AMD_GLOBAL_CTL, ctl);
+static bool kp_amd64_global_status(const struct kp_pmu *pmu)
+{
+	return kp_amd64_global(pmu);
 }
 
 static void kp_amd64_initialize(struct kp_pmu *pmu)
@@ -46,18 +55,38 @@ static void kp_amd64_enable(struct kp_pmu *pmu, unsigned int idx, u64 select)
 {
 	kp_wrmsr(pmu->hw, KP_MSR_K7_EVNTSEL0 + idx, select);
 	if (kp_amd64_global(pmu))
-		kp_amd64_global_ctl(pmu, idx, true);
+		kp_pmu_global_rmw(pmu, KP_MSR_AMD_GLOBAL_CTL, BIT_ULL(idx), 0);
+}
+
+/*
+ * A sampling counter that overflowed has a PMI on its way: give it a
+ * moment to land and reload the counter (the handler still sees the
+ * counter armed), then, if it has not, claim the late NMI when it comes.
+ */
+static void kp_amd64_wait_on_overflow(struct kp_pmu *pmu, unsigned int idx)
+{
+	unsigned int i;
+
+	for (i = 0; i < KP_AMD64_OVERFLOW_WAIT; i++) {
+		if (!kp_amd64_overflowed(pmu, idx))
+			return;
+		udelay(1);
+	}
+	kp_pmu_nmi_window_open(pmu);
 }
 
 static void kp_amd64_disable(struct kp_pmu *pmu, unsigned int idx)
 {
-	u64 sel;
+	u64 sel = 0;
 
 	if (kp_amd64_global(pmu))
-		kp_amd64_global_ctl(pmu, idx, false);
+		kp_pmu_global_rmw(pmu, KP_MSR_AMD_GLOBAL_CTL, 0, BIT_ULL(idx));
 	if (!kp_rdmsr(pmu->hw, KP_MSR_K7_EVNTSEL0 + idx, &sel))
 		kp_wrmsr(pmu->hw, KP_MSR_K7_EVNTSEL0 + idx,
 			 sel & ~(KP_EVTSEL_EN | KP_EVTSEL_INT));
+	if ((sel & (KP_EVTSEL_EN | KP_EVTSEL_INT)) ==
+	    (KP_EVTSEL_EN | KP_EVTSEL_INT) && !in_nmi())
+		kp_amd64_wait_on_overflow(pmu, idx);
 	if (kp_amd64_global(pmu))
 		kp_wrmsr(pmu->hw, KP_MSR_AMD_GLOBAL_STATUS_CLR, BIT_ULL(idx));
 }
@@ -69,6 +98,8 @@ static void kp_amd64_set_interval(struct kp_pmu *pmu, unsigned int idx,
 		 kp_pmu_period(pmu, interval));
 }
 
+NOKPROBE_SYMBOL(kp_amd64_set_interval);
+
 static u64 kp_amd64_check_overflow(struct kp_pmu *pmu, u64 armed,
 				   u64 claimed)
 {
@@ -77,15 +108,20 @@ static u64 kp_amd64_check_overflow(struct kp_pmu *pmu, u64 armed,
 	if (!kp_amd64_global(pmu))
 		return kp_pmu_topbit_overflow(pmu, armed, claimed);
 	if (kp_rdmsr(pmu->hw, KP_MSR_AMD_GLOBAL_STATUS, &status))
-		return 0;
-	return status & (armed | claimed);
+		status = 0;
+	return (status & armed) | kp_pmu_topbit_overflow(pmu, armed, 0) |
+	       kp_pmu_claimed_int(pmu, status & claimed);
 }
+
+NOKPROBE_SYMBOL(kp_amd64_check_overflow);
 
 static void kp_amd64_ack_overflow(struct kp_pmu *pmu, u64 mask)
 {
 	if (kp_amd64_global(pmu))
 		kp_wrmsr(pmu->hw, KP_MSR_AMD_GLOBAL_STATUS_CLR, mask);
 }
+
+NOKPROBE_SYMBOL(kp_amd64_ack_overflow);
 
 static int kp_amd64_query(struct kp_pmu *pmu, u32 source,
 			  struct kprofile_source_info *info)
@@ -103,4 +139,6 @@ const struct kp_pmu_ops kp_pmu_amd64_ops = {
 	.check_overflow = kp_amd64_check_overflow,
 	.ack_overflow = kp_amd64_ack_overflow,
 	.query = kp_amd64_query,
+	.global_status = kp_amd64_global_status,
+	.late_pmi = true,
 };

@@ -8,6 +8,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
+#include <linux/irqflags.h>
 #include <linux/lockdep.h>
 #include <linux/string.h>
 
@@ -85,18 +86,25 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_release_counting);
  * @idx: a counter the caller holds from kp_pmu_claim_counting().
  *
  * EnableMonitoring with the claimed select (EN, no INT); the value is
- * left as it is (see kp_pmu_write_counter()).
- * Context: preemption or interrupts off (context switch); NMI-safe.
+ * left as it is (see kp_pmu_write_counter()).  Nothing after
+ * kp_pmu_shutdown().
+ * Context: preemption or interrupts off (context switch); not NMI.
  */
 void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx)
 {
 	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
 	u64 sel = READ_ONCE(pmu->counters[idx].select);
+	unsigned long flags;
 
+	if (READ_ONCE(pmu->shut_down))
+		return;
+	/* An IPI (stop, arm) also updates this CPU's masks: interrupts off. */
+	local_irq_save(flags);
 	c->select[idx] = sel;
 	c->source[idx] = READ_ONCE(pmu->counters[idx].source);
 	WRITE_ONCE(c->counting, c->counting | BIT_ULL(idx));
 	pmu->ops->enable_monitoring(pmu, idx, sel);
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_start_counting);
 
@@ -105,14 +113,17 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_start_counting);
  * @pmu: the layer.
  * @idx: a counter the caller holds from kp_pmu_claim_counting().
  *
- * Context: preemption or interrupts off; NMI-safe.
+ * Context: preemption or interrupts off; not NMI.
  */
 void kp_pmu_stop_counting(struct kp_pmu *pmu, u32 idx)
 {
 	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
+	unsigned long flags;
 
+	local_irq_save(flags);
 	pmu->ops->disable_monitoring(pmu, idx);
 	WRITE_ONCE(c->counting, c->counting & ~BIT_ULL(idx));
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_stop_counting);
 
@@ -139,15 +150,16 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_read_counter);
  * kp_pmu_write_counter() - set a counter's value on this CPU.
  * @pmu: the layer.
  * @idx: a counter the caller holds.
- * @val: the value, masked to the counter width.  On Emon the legacy
- *	 counter MSRs keep only the low 32 bits, sign-extended: values
- *	 below 2^31 (such as 0) and (-n) & mask for n <= 2^31 are exact.
+ * @val: the value, masked to the counter width.  Written through
+ *	 IA32_A_PMCx when the processor has full-width writes (every value
+ *	 is then exact); else on Emon the legacy counter MSRs keep only the
+ *	 low 32 bits, sign-extended: values below 2^31 (such as 0) and
+ *	 (-n) & mask for n <= 2^31 are exact.
  *
  * Context: any; NMI-safe.
  */
 void kp_pmu_write_counter(struct kp_pmu *pmu, u32 idx, u64 val)
 {
-	kp_wrmsr(pmu->hw, pmu->desc->counter_base + idx,
-		 val & pmu->counter_mask);
+	kp_wrmsr(pmu->hw, pmu->write_base + idx, val & pmu->counter_mask);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_write_counter);

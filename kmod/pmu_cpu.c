@@ -1,78 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_cpu.c - the hardware layer on each CPU: bring-up (save what is
- * there, LVTPC to NMI, re-program what is armed), take-down (stop and put
- * back what was found), CPU hotplug (a dynamic multi-instance cpuhp
- * state, as arch/x86/kernel/msr.c uses a dynamic one) and suspend/resume (syscore ops), and the
- * module's kp_pmu_init()/kp_pmu_exit().
+ * pmu_cpu.c - the hardware layer on each CPU: bring-up (LVTPC to NMI,
+ * re-program what is armed), take-down (stop what kprofile programmed),
+ * CPU hotplug (a dynamic multi-instance cpuhp state, as
+ * arch/x86/kernel/msr.c uses a dynamic one), suspend/resume (syscore
+ * ops), reboot and kexec (a reboot notifier and syscore shutdown), and
+ * the module's kp_pmu_init()/kp_pmu_exit().
  *
- * Save and restore: when a CPU comes up kprofile saves every event select,
- * every counter and the global control; when it goes down (offline, or
- * rmmod, which takes every CPU down through kp_pmu_hotplug_remove()) it puts
- * back the counters that perf does not hold at that moment, and in the
- * global control only their bits, so it never clobbers perf's state.
+ * Teardown touches only what kprofile programmed: when a CPU goes down
+ * (offline, or rmmod, which takes every CPU down through
+ * kp_pmu_hotplug_remove()) the counters armed or counting there are
+ * disabled (global bit, then EN and INT, then their status acknowledged)
+ * and nothing else is written.  Registers kprofile never programmed are
+ * never read back into the machine: what was there at load (perf's
+ * watchdog select with EN and INT, say) may belong to someone who has
+ * since let it go, and restoring it would start a counter nobody owns.
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/irqflags.h>
 #include <linux/lockdep.h>
+#include <linux/notifier.h>
+#include <linux/reboot.h>
+#include <linux/smp.h>
 #include <linux/syscore_ops.h>
 
 #include "compat.h"
 #include "kprofile.h"
-
-static u32 kp_pmu_global_msr(const struct kp_pmu *pmu)
-{
-	const struct kp_pmu_desc *d = pmu->desc;
-
-	if (d->iface == KPROFILE_INTERFACE_EMON && d->perfmon_version >= 2)
-		return KP_MSR_IA32_PERF_GLOBAL_CTRL;
-	if (d->iface == KPROFILE_INTERFACE_AMD64 && d->amd_perfmon_v2)
-		return KP_MSR_AMD_GLOBAL_CTL;
-	return 0;
-}
-
-static void kp_pmu_save_cpu(struct kp_pmu *pmu, struct kp_pmu_cpu *c)
-{
-	const struct kp_pmu_desc *d = pmu->desc;
-	u32 global = kp_pmu_global_msr(pmu);
-	unsigned int i;
-
-	for (i = 0; i < d->num_counters; i++) {
-		kp_rdmsr(pmu->hw, d->evtsel_base + i, &c->saved_evtsel[i]);
-		kp_rdmsr(pmu->hw, d->counter_base + i, &c->saved_counter[i]);
-	}
-	if (global)
-		kp_rdmsr(pmu->hw, global, &c->saved_global);
-	c->saved_valid = true;
-}
-
-/* Put back the counters in @mask as found, and their global bits. */
-static void kp_pmu_restore_cpu(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
-			       u64 mask)
-{
-	const struct kp_pmu_desc *d = pmu->desc;
-	u32 global = kp_pmu_global_msr(pmu);
-	unsigned int i;
-	u64 ctrl;
-
-	if (!c->saved_valid)
-		return;
-	c->saved_valid = false;
-	if (!mask)
-		return;
-	if (global && !kp_rdmsr(pmu->hw, global, &ctrl))
-		kp_wrmsr(pmu->hw, global, ctrl & ~mask);
-	for (i = 0; i < d->num_counters; i++) {
-		if (!(mask & BIT_ULL(i)))
-			continue;
-		kp_wrmsr(pmu->hw, d->counter_base + i, c->saved_counter[i]);
-		kp_wrmsr(pmu->hw, d->evtsel_base + i, c->saved_evtsel[i]);
-	}
-	if (global && !kp_rdmsr(pmu->hw, global, &ctrl))
-		kp_wrmsr(pmu->hw, global,
-			 (ctrl & ~mask) | (c->saved_global & mask));
-}
 
 static bool kp_pmu_armed_here(const struct kp_counter *k, unsigned int cpu)
 {
@@ -84,23 +39,26 @@ static bool kp_pmu_armed_here(const struct kp_counter *k, unsigned int cpu)
  * kp_pmu_cpu_up() - bring the hardware layer up on this CPU.
  * @pmu: the layer; @pmu->lock held.
  *
- * Saves the registers as found (first time since the CPU's last
- * kp_pmu_cpu_down()), InitializeProfiling (LVTPC delivers NMI), and arms
- * every source armed on all CPUs or on this one.  Counting counters are
- * left to their user's next kp_pmu_start_counting().
+ * InitializeProfiling (LVTPC delivers NMI), then arms every source armed
+ * on all CPUs or on this one.  Nothing is saved.  Counting counters are
+ * left to their user's next kp_pmu_start_counting().  The per-CPU work
+ * runs with interrupts off, so no IPI or context-switch probe interleaves
+ * with the global-control updates.
  * Context: on the CPU concerned, not migratable (CPU hotplug callback, or
  * an IPI).
  */
 void kp_pmu_cpu_up(struct kp_pmu *pmu)
 {
-	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
-	unsigned int i, cpu = smp_processor_id();
+	struct kp_pmu_cpu *c;
+	unsigned long flags;
+	unsigned int i, cpu;
 
 	lockdep_assert_held(&pmu->lock);
 	if (!pmu->ops)
 		return;
-	if (!c->saved_valid)
-		kp_pmu_save_cpu(pmu, c);
+	local_irq_save(flags);
+	c = this_cpu_ptr(pmu->cpu);
+	cpu = smp_processor_id();
 	pmu->ops->initialize(pmu);
 	WRITE_ONCE(c->armed, 0);
 	WRITE_ONCE(c->counting, 0);
@@ -110,43 +68,72 @@ void kp_pmu_cpu_up(struct kp_pmu *pmu)
 		if (kp_pmu_armed_here(k, cpu))
 			kp_pmu_program_cpu(pmu, i, k->source, k->select);
 	}
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_cpu_up);
+
+/* Disable every counter kprofile programmed on this CPU; interrupts off. */
+static void kp_pmu_stop_cpu(struct kp_pmu *pmu)
+{
+	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
+	u64 stop = c->armed | c->counting;
+	unsigned int i;
+
+	for (i = 0; i < pmu->desc->num_counters; i++)
+		if (stop & BIT_ULL(i))
+			pmu->ops->disable_monitoring(pmu, i);
+	WRITE_ONCE(c->armed, 0);
+	WRITE_ONCE(c->counting, 0);
+}
 
 /**
  * kp_pmu_cpu_down() - take the hardware layer down on this CPU.
  * @pmu: the layer; @pmu->lock held.
  *
- * Disables every counter armed or counting here, then restores the
- * registers saved by kp_pmu_cpu_up() for each counter perf does not hold
- * (kprofile's own and free ones).
+ * Disables every counter armed or counting here (DisableMonitoring) and
+ * writes nothing else: counters kprofile did not program are not touched,
+ * and Linux's arbitration is not asked about them.
  * Context: as kp_pmu_cpu_up().
  */
 void kp_pmu_cpu_down(struct kp_pmu *pmu)
 {
-	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
-	u64 stop, mask = 0;
-	unsigned int i;
+	unsigned long flags;
 
 	lockdep_assert_held(&pmu->lock);
 	if (!pmu->ops)
 		return;
-	stop = c->armed | c->counting;
-	for (i = 0; i < pmu->desc->num_counters; i++) {
-		if (stop & BIT_ULL(i))
-			pmu->ops->disable_monitoring(pmu, i);
-		if (pmu->counters[i].kind != KP_HOLDER_FREE) {
-			mask |= BIT_ULL(i);
-		} else if (pmu->arbiter->reserve(pmu, i)) {
-			pmu->arbiter->release(pmu, i);
-			mask |= BIT_ULL(i);
-		}
-	}
-	WRITE_ONCE(c->armed, 0);
-	WRITE_ONCE(c->counting, 0);
-	kp_pmu_restore_cpu(pmu, c, mask);
+	local_irq_save(flags);
+	kp_pmu_stop_cpu(pmu);
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_cpu_down);
+
+static void kp_pmu_ipi_shutdown(void *info)
+{
+	kp_pmu_stop_cpu(info);
+}
+
+/**
+ * kp_pmu_shutdown() - stop everything kprofile runs, for good: the
+ *	machine is rebooting, or kexec'ing into another kernel.
+ * @pmu: the layer.
+ *
+ * Every counter armed or counting is disabled on every online CPU, and
+ * nothing is programmed afterwards (arming, CPU online, resume and thread
+ * switch-in do nothing), so no counter with INT runs into the next
+ * kernel: it would report "BIOS has corrupted hw-PMU resources" and take
+ * the PMIs as unknown NMIs.  Takes no lock (a reboot may come while a
+ * task holds @pmu->lock).
+ * Context: process (reboot notifier); interrupts on.
+ */
+void kp_pmu_shutdown(struct kp_pmu *pmu)
+{
+	if (!pmu->ops)
+		return;
+	WRITE_ONCE(pmu->shut_down, true);
+	on_each_cpu(kp_pmu_ipi_shutdown, pmu, 1);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_shutdown);
 
 /**
  * kp_pmu_resume_cpu() - re-program this CPU after the firmware reset its
@@ -163,7 +150,7 @@ void kp_pmu_resume_cpu(struct kp_pmu *pmu)
 	struct kp_pmu_cpu *c = this_cpu_ptr(pmu->cpu);
 	unsigned int i;
 
-	if (!pmu->ops)
+	if (!pmu->ops || READ_ONCE(pmu->shut_down))
 		return;
 	pmu->ops->initialize(pmu);
 	for (i = 0; i < pmu->desc->num_counters; i++) {
@@ -227,7 +214,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_add);
 
 /**
  * kp_pmu_hotplug_remove() - take a layer down on every online CPU (its
- *	registers restored) and stop following hotplug.
+ *	counters stopped) and stop following hotplug.
  * @pmu: a layer kp_pmu_hotplug_add() added.
  */
 void kp_pmu_hotplug_remove(struct kp_pmu *pmu)
@@ -241,7 +228,26 @@ static KP_SYSCORE_RESUME(kp_pmu_resume)
 	kp_pmu_resume_cpu(&kp_dev.pmu);
 }
 
-KP_DEFINE_SYSCORE(kp_pmu_syscore, kp_pmu_resume);
+/* syscore shutdown: the CPU that reboots or kexecs, interrupts off. */
+static KP_SYSCORE_SHUTDOWN(kp_pmu_syscore_shutdown)
+{
+	WRITE_ONCE(kp_dev.pmu.shut_down, true);
+	kp_pmu_stop_cpu(&kp_dev.pmu);
+}
+
+KP_DEFINE_SYSCORE(kp_pmu_syscore, kp_pmu_resume, kp_pmu_syscore_shutdown);
+
+/* Reboot, halt, power-off and kexec: every CPU is still online here. */
+static int kp_pmu_reboot(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	kp_pmu_shutdown(&kp_dev.pmu);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block kp_pmu_reboot_nb = {
+	.notifier_call = kp_pmu_reboot,
+};
 
 /**
  * kp_pmu_init() - bring up the module's hardware layer.
@@ -276,6 +282,7 @@ int kp_pmu_init(struct kp_device *dev)
 	if (ret)
 		goto err_nmi;
 	kp_compat_register_syscore(&kp_pmu_syscore);
+	register_reboot_notifier(&kp_pmu_reboot_nb);
 	return 0;
 
 err_nmi:
@@ -292,14 +299,15 @@ err_teardown:
  * kp_pmu_exit() - take the module's hardware layer down.
  * @dev: the device; every profile, reservation and counting user is gone.
  *
- * Every CPU is taken down (counters stopped, registers restored), the
- * NMI handler unregistered and the state freed.
+ * Every CPU is taken down (kprofile's counters stopped, nothing else
+ * touched), the NMI handler unregistered and the state freed.
  */
 void kp_pmu_exit(struct kp_device *dev)
 {
 	struct kp_pmu *pmu = &dev->pmu;
 
 	if (pmu->ops) {
+		unregister_reboot_notifier(&kp_pmu_reboot_nb);
 		kp_compat_unregister_syscore(&kp_pmu_syscore);
 		kp_pmu_hotplug_remove(pmu);
 		kp_nmi_unregister(pmu);

@@ -13,6 +13,8 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 
+#include <linux/pid.h>
+
 #include "compat.h"
 #include "pmu.h"
 
@@ -50,22 +52,30 @@ void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
 	h->source = k->source;
 	h->mode = k->mode;
 	h->users = k->users;
-	strscpy(h->owner, k->owner, sizeof(h->owner));
-	if (k->kind != KP_HOLDER_FREE || !pmu->ops)
-		return;
-	/* Free here: is it free for Linux too? */
-	if (pmu->arbiter->reserve(pmu, idx))
-		pmu->arbiter->release(pmu, idx);
+	if (k->owner_pid)
+		scnprintf(h->owner, sizeof(h->owner), "%s %d", k->owner,
+			  pid_vnr(k->owner_pid));
 	else
+		strscpy(h->owner, k->owner, sizeof(h->owner));
+	/*
+	 * Never ask Linux by reserving and releasing: perf's own reservation
+	 * is all or nothing, so a probe makes a concurrent perf_event_open()
+	 * or NMI-watchdog enable fail.  A counter is perf's when Linux
+	 * refused it at kprofile's last real attempt to take it.
+	 */
+	if (k->kind == KP_HOLDER_FREE && pmu->ops &&
+	    (pmu->perf_refused & BIT_ULL(idx)))
 		h->kind = KP_HOLDER_PERF;
 }
 
 /**
- * kp_pmu_holder() - who holds counter @idx now.
+ * kp_pmu_holder() - who holds counter @idx, as far as kprofile knows.
  * @pmu: the layer.
  * @idx: a counter, < desc->num_counters.
- * @h:   filled in; a counter kprofile does not hold but Linux's arbitration
- *	 refuses is KP_HOLDER_PERF.
+ * @h:   filled in; a counter kprofile does not hold is KP_HOLDER_PERF when
+ *	 Linux's arbitration refused it at kprofile's last attempt to take
+ *	 it (arming, reserving, thread profiling), else KP_HOLDER_FREE.
+ *	 Linux is not asked: that would disturb perf.
  *
  * Takes @pmu->lock.
  */
@@ -183,9 +193,13 @@ int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 	for (i = 0; i < n; i++) {
 		if (!(mask & BIT_ULL(i)))
 			continue;
-		if (pmu->counters[i].kind != KP_HOLDER_FREE ||
-		    !pmu->arbiter->reserve(pmu, i))
+		if (pmu->counters[i].kind != KP_HOLDER_FREE)
 			break;
+		if (!pmu->arbiter->reserve(pmu, i)) {
+			pmu->perf_refused |= BIT_ULL(i);
+			break;
+		}
+		pmu->perf_refused &= ~BIT_ULL(i);
 		taken |= BIT_ULL(i);
 	}
 	if (taken != mask) {
@@ -222,6 +236,33 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hold);
+
+/**
+ * kp_pmu_set_owner_pid() - name the process that holds reserved counters.
+ * @pmu:  the layer.
+ * @mask: counters kp_pmu_hold() took.
+ * @pid:  the process; each counter takes a reference (put when freed).
+ *
+ * Messages then give the holder as its owner string and the process's id
+ * in the pid namespace of the caller that reads them (pid_vnr(); 0 when
+ * it is not visible there), not the id in the holder's namespace.
+ * Context: process; takes @pmu->lock.
+ */
+void kp_pmu_set_owner_pid(struct kp_pmu *pmu, u64 mask, struct pid *pid)
+{
+	unsigned int i;
+
+	mutex_lock(&pmu->lock);
+	for (i = 0; i < pmu->desc->num_counters; i++) {
+		if (!(mask & BIT_ULL(i)) ||
+		    pmu->counters[i].kind != KP_HOLDER_RESERVED)
+			continue;
+		put_pid(pmu->counters[i].owner_pid);
+		pmu->counters[i].owner_pid = get_pid(pid);
+	}
+	mutex_unlock(&pmu->lock);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_set_owner_pid);
 
 /**
  * kp_pmu_unhold() - HalFreeHardwareCounters: give reserved counters back.

@@ -277,8 +277,8 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 			goto out_cpus;
 		}
 	}
-	snprintf(owner, sizeof(owner), "reserved by pid %d",
-		 task_tgid_nr(current));
+	/* The pid is added when read, in the reader's pid namespace. */
+	strscpy(owner, "reserved by pid", sizeof(owner));
 	ret = kp_reserve(&dev->pmu, descs, req.nr_descs,
 			 req.cpus_size ? cpus : NULL, NULL, NULL, owner, &r,
 			 reason, sizeof(reason));
@@ -286,6 +286,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 		pr_debug(KP_NAME ": reserve: %s\n", reason);
 		goto out_descs;
 	}
+	kp_pmu_set_owner_pid(&dev->pmu, r->mask, task_tgid(current));
 	fd = get_unused_fd_flags(O_CLOEXEC);
 	if (fd < 0) {
 		ret = fd;
@@ -333,7 +334,10 @@ out_cpus:
  * @counter_mask: out: the counters reserved (may be NULL).
  *
  * The holder programs the counters itself (event select MSRs
- * desc->evtsel_base + i, counters counter_base + i).
+ * desc->evtsel_base + i, counters counter_base + i), sets their bits in
+ * the global control where there is one, and writes counter values with
+ * the legacy (32-bit, sign-extended) or full-width semantics: the rules
+ * are in include/linux/kprofile.h ("reserving counters").
  * Context: process; may sleep.
  *
  * Return: the reservation, or an ERR_PTR(): -EINVAL, -EOPNOTSUPP, -EBUSY

@@ -65,6 +65,9 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 	raw_spin_lock_init(&c->lock);
 	hash_init(c->tasks);
 	INIT_LIST_HEAD(&c->all);
+	kp_thread_reserve_init(c);
+	if (flags & KPROFILE_THREAD_INHERIT)
+		kp_thread_reserve_fill(c);
 
 	mutex_lock(&t->lock);
 	if (t->client) {
@@ -73,6 +76,7 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 			  "thread profiling is in use by pid %d; one client at a time",
 			  pid_vnr(t->client_pid));
 		put_pid_ns(c->ns);
+		kp_thread_reserve_free(c);
 		kfree(c);
 		return ERR_PTR(-EBUSY);
 	}
@@ -110,6 +114,7 @@ void kp_thread_client_free(struct kp_thread_client *c)
 	struct kp_thread_task *e, *tmp;
 
 	kp_thread_stop_all_cpus(c);
+	kp_thread_reserve_free(c);
 	list_for_each_entry_safe(e, tmp, &c->all, node)
 		kfree(e);
 	put_pid_ns(c->ns);
@@ -152,34 +157,41 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_thread_find);
  * @task: a task that is not yet exiting, and is either current, not yet
  *	  running (a new child in sched_process_fork), or held by a
  *	  reference.
- * @gfp:  GFP_KERNEL from the ioctl, GFP_ATOMIC from the fork hook.
+ * @gfp:  GFP_KERNEL from the ioctl; an atomic mask (GFP_ATOMIC) from the
+ *	  fork hook, which then takes a preallocated entry and never
+ *	  allocates (thread_reserve.c).
  *
  * The entry starts switched out: its first switch-in starts it.
  * Context: any but NMI; takes @c->lock.
  *
- * Return: the entry, or NULL (no memory, KP_THREAD_MAX reached: counted
- * in @c->lost).
+ * Return: the entry, or NULL (no memory, an empty reserve, KP_THREAD_MAX
+ * reached: counted in @c->lost).
  */
 struct kp_thread_task *kp_thread_join(struct kp_thread_client *c,
 				      struct task_struct *task, gfp_t gfp)
 {
-	struct kp_thread_task *e;
+	bool may_alloc = gfpflags_allow_blocking(gfp);
+	struct kp_thread_task *e = NULL;
 	unsigned long flags;
 
-	e = kzalloc(sizeof(*e), gfp | __GFP_NOWARN);
-	if (e) {
-		e->task = task;
-		e->tid = task_pid_nr_ns(task, c->ns);
-		e->tgid = task_tgid_nr_ns(task, c->ns);
-		strscpy_pad(e->comm, task->comm, sizeof(e->comm));
-	}
+	if (may_alloc)
+		e = kzalloc(sizeof(*e), gfp | __GFP_NOWARN);
 	raw_spin_lock_irqsave(&c->lock, flags);
+	if (!may_alloc)
+		e = kp_thread_reserve_take(c);
 	if (!e || c->nr >= KP_THREAD_MAX) {
 		c->lost++;
+		if (e && !may_alloc)
+			kp_thread_reserve_put(c, e);
 		raw_spin_unlock_irqrestore(&c->lock, flags);
-		kfree(e);
+		if (may_alloc)
+			kfree(e);
 		return NULL;
 	}
+	e->task = task;
+	e->tid = task_pid_nr_ns(task, c->ns);
+	e->tgid = task_tgid_nr_ns(task, c->ns);
+	strscpy_pad(e->comm, task->comm, sizeof(e->comm));
 	hash_add_rcu(c->tasks, &e->hnode, (unsigned long)task);
 	list_add_tail(&e->node, &c->all);
 	c->nr++;

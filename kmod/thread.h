@@ -44,8 +44,10 @@
  * only on the CPU its thread runs on, in the hooks (one writer, with
  * WRITE_ONCE()); readers take READ_ONCE() snapshots.  Order:
  * kp_threads.lock, then kp_pmu.lock (inside the hardware layer), then
- * kp_thread_client.lock.  The hooks allocate only with GFP_ATOMIC (fork)
- * and never sleep.
+ * kp_thread_client.lock.  The hooks never allocate (the fork hook takes
+ * an entry from a reserve filled in process context, thread_reserve.c:
+ * tracepoint probes run with preemption off, where PREEMPT_RT forbids
+ * allocation) and never sleep.
  */
 #ifndef _KPROFILE_THREAD_H
 #define _KPROFILE_THREAD_H
@@ -56,6 +58,7 @@
 #include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/kprofile.h>
 
 struct kp_device;
@@ -66,6 +69,8 @@ struct task_struct;
 /* Threads one client tracks at most; later ones are counted as lost. */
 #define KP_THREAD_MAX		32768
 #define KP_THREAD_HASH_BITS	8
+/* Entries kept ready for threads that join from the fork hook. */
+#define KP_THREAD_RESERVE	64
 
 /**
  * struct kp_thread_task - one profiled thread.
@@ -118,6 +123,10 @@ struct kp_thread_task {
  * @reason:   why they are not.
  * @ns:       pid namespace ids are reported in (the enabler's).
  * @hooked:   the tracepoint probes are registered.
+ * @spare:    zeroed entries for the fork hook (thread_reserve.c), on
+ *	      their @node; protected by @lock.
+ * @nr_spare: entries on @spare; protected by @lock.
+ * @refill:   refills @spare in process context.
  */
 struct kp_thread_client {
 	struct kp_threads *threads;
@@ -139,6 +148,9 @@ struct kp_thread_client {
 	char reason[KPROFILE_REASON_LEN];
 	struct pid_namespace *ns;
 	bool hooked;
+	struct list_head spare;
+	unsigned int nr_spare;
+	struct work_struct refill;
 };
 
 /**
@@ -198,6 +210,14 @@ u32 kp_thread_list(struct kp_thread_client *c,
 
 void kp_thread_start_current(struct kp_thread_client *c,
 			     struct kp_thread_task *e);
+
+/* thread_reserve.c: entries for the fork hook, allocated ahead. */
+void kp_thread_reserve_init(struct kp_thread_client *c);
+void kp_thread_reserve_fill(struct kp_thread_client *c);
+struct kp_thread_task *kp_thread_reserve_take(struct kp_thread_client *c);
+void kp_thread_reserve_put(struct kp_thread_client *c,
+			   struct kp_thread_task *e);
+void kp_thread_reserve_free(struct kp_thread_client *c);
 
 /* thread_fd.c: the enable ioctl, the fd, the scheduler hooks. */
 long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp);

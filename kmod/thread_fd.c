@@ -12,10 +12,11 @@
  * unregistered by the task itself, so a client closed while its threads
  * run (or sleep forever) could not take them back, and the KUnit kernels
  * lack CONFIG_PREEMPT_NOTIFIERS.  The probes take no sleeping lock and
- * allocate only with GFP_ATOMIC (fork).  sched_switch runs with
- * interrupts off; the fork and exit probes run preemptible since 7.0
- * (compat.h), so they take the RCU read side (fork's lookup) and the
- * preemption-off section (exit's accounting, on this CPU) themselves.
+ * never allocate (fork takes a preallocated entry: thread_reserve.c).
+ * sched_switch runs with interrupts off; the fork and exit probes run
+ * preemptible since 7.0 (compat.h), so they take the RCU read side
+ * (fork's lookup) and the preemption-off section (exit's accounting, on
+ * this CPU) themselves.
  */
 #include <linux/anon_inodes.h>
 #include <linux/binfmts.h>

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fake_hw.c - the fake processor of fake_hw.h: a CPUID table, a per-CPU
- * MSR file with a write log, and per-CPU LVTPC counts.  Whole processors
- * are assembled from these in fake_cpus.c.
- *
- * The ops at the top run wherever the code under test runs (IPIs, NMIs):
- * no locks, no allocation.  Each CPU touches only its own row of @vals and
- * its own @lvtpc slot; the log hands out slots with atomic_inc_return().
- * The definitions (@cpuid, @msrs) are written only by the setup helpers,
- * which run in the test's context while nothing else uses the fake.
+ * fake_hw.c - the fake processor of fake_hw.h: the kp_hw ops, a CPUID
+ * table and a per-CPU MSR file.  The write log is in fake_log.c, the
+ * performance-monitoring model (counting, overflow, PMIs, NMIs) in
+ * fake_pmu.c, whole processors in fake_cpus.c.  The rules for who touches
+ * what are in fake_priv.h.
  */
 #include <kunit/test.h>
 #include <linux/atomic.h>
@@ -19,85 +15,7 @@
 #include <linux/smp.h>
 #include <linux/string.h>
 
-#include "fake_hw.h"
-
-#define KP_FAKE_CPUID1_ECX_HV	BIT(31)	/* hypervisor present */
-
-/**
- * struct kp_fake_cpuid - one CPUID table entry.
- * @leaf:    EAX input.
- * @subleaf: ECX input, or KP_FAKE_ANY_SUBLEAF.
- * @regs:    the answer.
- */
-struct kp_fake_cpuid {
-	u32 leaf;
-	u32 subleaf;
-	struct kp_cpuid_regs regs;
-};
-
-/**
- * struct kp_fake_msr - the definition of one MSR (its values are per CPU).
- * @msr:        the MSR number.
- * @flags:      KP_FAKE_* behaviour.
- * @mask:       bits a store keeps (the width).
- * @width:      width in bits, 1..64.
- * @w1c:        index of the MSR whose bits a write clears, or -1.
- * @status:     index of the status MSR an overflow sets a bit in, or -1.
- * @status_bit: that bit.
- */
-struct kp_fake_msr {
-	u32 msr;
-	unsigned int flags;
-	u64 mask;
-	unsigned int width;
-	int w1c;
-	int status;
-	unsigned int status_bit;
-};
-
-/**
- * struct kp_fake - a fake processor; see fake_hw.h.
- * @test:     the owning test.
- * @hw:       the seam handed to the code under test (ctx = this).
- * @cpuid:    CPUID table.
- * @nr_cpuid: entries used in @cpuid.
- * @msrs:     MSR definitions.
- * @nr_msrs:  entries used in @msrs.
- * @vals:     MSR values, [cpu * KP_FAKE_MAX_MSRS + index], nr_cpu_ids rows;
- *	      row c is only accessed by CPU c (or by the test while idle).
- * @lvtpc:    lvtpc_nmi calls per CPU, nr_cpu_ids slots, each CPU its own.
- * @log_next: writes since the last clear; the next free log slot.
- * @log:      KP_FAKE_LOG_LEN entries.
- * @scratch:  returned by kp_fake_cpuid_find() when the entry is missing.
- */
-struct kp_fake {
-	struct kunit *test;
-	struct kp_hw hw;
-	struct kp_fake_cpuid cpuid[KP_FAKE_MAX_CPUID];
-	unsigned int nr_cpuid;
-	struct kp_fake_msr msrs[KP_FAKE_MAX_MSRS];
-	unsigned int nr_msrs;
-	u64 *vals;
-	unsigned int *lvtpc;
-	atomic_t log_next;
-	struct kp_fake_write *log;
-	struct kp_cpuid_regs scratch;
-};
-
-static int kp_fake_msr_index(const struct kp_fake *fake, u32 msr)
-{
-	unsigned int i;
-
-	for (i = 0; i < fake->nr_msrs; i++)
-		if (fake->msrs[i].msr == msr)
-			return i;
-	return -1;
-}
-
-static u64 *kp_fake_val(struct kp_fake *fake, unsigned int cpu, int idx)
-{
-	return &fake->vals[cpu * KP_FAKE_MAX_MSRS + idx];
-}
+#include "fake_priv.h"
 
 /* --- the ops ----------------------------------------------------------- */
 
@@ -142,25 +60,12 @@ static int kp_fake_op_read_msr(void *ctx, u32 msr, u64 *val)
 	} else if (m->flags & KP_FAKE_WRITE_ONLY) {
 		*val = 0;
 	} else {
+		if (m->alias >= 0)
+			idx = m->alias;
 		*val = READ_ONCE(*kp_fake_val(fake, cpu, idx));
 	}
 	put_cpu();
 	return ret;
-}
-
-static void kp_fake_log_write(struct kp_fake *fake, unsigned int cpu,
-			      u32 msr, u64 val, int ret)
-{
-	int slot = atomic_inc_return(&fake->log_next) - 1;
-	struct kp_fake_write *w;
-
-	if (slot >= KP_FAKE_LOG_LEN)
-		return;
-	w = &fake->log[slot];
-	w->cpu = cpu;
-	w->msr = msr;
-	w->val = val;
-	w->ret = ret;
 }
 
 static void kp_fake_store(struct kp_fake *fake, unsigned int cpu, int idx,
@@ -177,7 +82,9 @@ static void kp_fake_store(struct kp_fake *fake, unsigned int cpu, int idx,
 		return;
 	if (m->flags & KP_FAKE_LEGACY32)
 		val = (u64)sign_extend64(val, 31);
-	WRITE_ONCE(*kp_fake_val(fake, cpu, idx), val & m->mask);
+	if (m->alias >= 0)
+		idx = m->alias;
+	WRITE_ONCE(*kp_fake_val(fake, cpu, idx), val & fake->msrs[idx].mask);
 }
 
 static int kp_fake_op_write_msr(void *ctx, u32 msr, u64 val)
@@ -188,11 +95,14 @@ static int kp_fake_op_write_msr(void *ctx, u32 msr, u64 val)
 
 	cpu = get_cpu();
 	idx = kp_fake_msr_index(fake, msr);
-	if (idx < 0 || (fake->msrs[idx].flags & KP_FAKE_FAULT_WRITE))
+	if (idx < 0 || (fake->msrs[idx].flags & KP_FAKE_FAULT_WRITE) ||
+	    (val & fake->msrs[idx].reserved))
 		ret = -EIO;
 	else
 		kp_fake_store(fake, cpu, idx, val);
 	kp_fake_log_write(fake, cpu, msr, val, ret);
+	if (!ret)
+		kp_fake_pmu_written(fake, cpu, idx);
 	put_cpu();
 	return ret;
 }
@@ -200,9 +110,11 @@ static int kp_fake_op_write_msr(void *ctx, u32 msr, u64 val)
 static void kp_fake_op_lvtpc_nmi(void *ctx)
 {
 	struct kp_fake *fake = ctx;
-	unsigned int cpu = get_cpu();
+	struct kp_fake_cpu *c = &fake->cpus[get_cpu()];
 
-	WRITE_ONCE(fake->lvtpc[cpu], READ_ONCE(fake->lvtpc[cpu]) + 1);
+	/* APIC_DM_NMI: deliver as NMI, mask bit clear. */
+	WRITE_ONCE(c->lvtpc_calls, c->lvtpc_calls + 1);
+	WRITE_ONCE(c->lvtpc_masked, false);
 	put_cpu();
 }
 
@@ -224,9 +136,9 @@ struct kp_fake *kp_fake_new(struct kunit *test)
 	fake->vals = kunit_kcalloc(test, (size_t)nr_cpu_ids * KP_FAKE_MAX_MSRS,
 				   sizeof(*fake->vals), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fake->vals);
-	fake->lvtpc = kunit_kcalloc(test, nr_cpu_ids, sizeof(*fake->lvtpc),
-				    GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fake->lvtpc);
+	fake->cpus = kunit_kcalloc(test, nr_cpu_ids, sizeof(*fake->cpus),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fake->cpus);
 	fake->log = kunit_kcalloc(test, KP_FAKE_LOG_LEN, sizeof(*fake->log),
 				  GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fake->log);
@@ -234,6 +146,9 @@ struct kp_fake *kp_fake_new(struct kunit *test)
 	fake->hw.ops = &kp_fake_ops;
 	fake->hw.ctx = fake;
 	atomic_set(&fake->log_next, 0);
+	fake->pmu.global_ctrl = -1;
+	fake->pmu.status = -1;
+	fake->pmu.debugctl = -1;
 	return fake;
 }
 
@@ -323,7 +238,7 @@ void kp_fake_hypervisor(struct kp_fake *fake, bool present)
 
 /* --- MSRs -------------------------------------------------------------- */
 
-static int kp_fake_msr_lookup(struct kp_fake *fake, u32 msr)
+int kp_fake_msr_lookup(struct kp_fake *fake, u32 msr)
 {
 	int idx = kp_fake_msr_index(fake, msr);
 
@@ -332,7 +247,7 @@ static int kp_fake_msr_lookup(struct kp_fake *fake, u32 msr)
 	return idx;
 }
 
-static bool kp_fake_cpu_ok(struct kp_fake *fake, unsigned int cpu)
+bool kp_fake_cpu_ok(struct kp_fake *fake, unsigned int cpu)
 {
 	if (cpu < nr_cpu_ids)
 		return true;
@@ -360,7 +275,14 @@ void kp_fake_msr_define(struct kp_fake *fake, u32 msr, u64 init,
 			fake->msrs[i].w1c = -1;
 		if (fake->msrs[i].status == idx)
 			fake->msrs[i].status = -1;
+		if (fake->msrs[i].alias == idx)
+			fake->msrs[i].alias = -1;
 	}
+	for (i = 0; i < fake->pmu.nr; i++)
+		if (fake->pmu.sel[i] == idx || fake->pmu.ctr[i] == idx) {
+			fake->pmu.sel[i] = -1;
+			fake->pmu.ctr[i] = -1;
+		}
 	if (!width || width > 64)
 		width = 64;
 	m = &fake->msrs[idx];
@@ -368,9 +290,12 @@ void kp_fake_msr_define(struct kp_fake *fake, u32 msr, u64 init,
 	m->flags = flags;
 	m->width = width;
 	m->mask = GENMASK_ULL(width - 1, 0);
+	m->reserved = 0;
+	m->alias = -1;
 	m->w1c = -1;
 	m->status = -1;
 	m->status_bit = 0;
+	m->pmc = -1;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		*kp_fake_val(fake, cpu, idx) = init & m->mask;
 }
@@ -397,6 +322,23 @@ void kp_fake_msr_w1c(struct kp_fake *fake, u32 msr, u32 target)
 		fake->msrs[idx].w1c = t;
 }
 
+void kp_fake_msr_reserved(struct kp_fake *fake, u32 msr, u64 reserved)
+{
+	int idx = kp_fake_msr_lookup(fake, msr);
+
+	if (idx >= 0)
+		fake->msrs[idx].reserved = reserved;
+}
+
+void kp_fake_msr_alias(struct kp_fake *fake, u32 msr, u32 target)
+{
+	int idx = kp_fake_msr_lookup(fake, msr);
+	int t = kp_fake_msr_lookup(fake, target);
+
+	if (idx >= 0 && t >= 0 && idx != t)
+		fake->msrs[idx].alias = t;
+}
+
 void kp_fake_msr_set(struct kp_fake *fake, int cpu, u32 msr, u64 val)
 {
 	int idx = kp_fake_msr_lookup(fake, msr);
@@ -404,6 +346,8 @@ void kp_fake_msr_set(struct kp_fake *fake, int cpu, u32 msr, u64 val)
 
 	if (idx < 0)
 		return;
+	if (fake->msrs[idx].alias >= 0)
+		idx = fake->msrs[idx].alias;
 	val &= fake->msrs[idx].mask;
 	if (cpu == KP_FAKE_ALL_CPUS) {
 		for (c = 0; c < nr_cpu_ids; c++)
@@ -419,205 +363,8 @@ u64 kp_fake_msr_get(struct kp_fake *fake, unsigned int cpu, u32 msr)
 
 	if (idx < 0 || !kp_fake_cpu_ok(fake, cpu))
 		return 0;
+	if (fake->msrs[idx].alias >= 0)
+		idx = fake->msrs[idx].alias;
 	return READ_ONCE(*kp_fake_val(fake, cpu, idx));
 }
 
-void kp_fake_counter_status(struct kp_fake *fake, u32 counter,
-			    u32 status_msr, unsigned int bit)
-{
-	int idx = kp_fake_msr_lookup(fake, counter);
-	int s = kp_fake_msr_lookup(fake, status_msr);
-
-	KUNIT_ASSERT_LT(fake->test, bit, 64U);
-	if (idx < 0 || s < 0)
-		return;
-	fake->msrs[idx].status = s;
-	fake->msrs[idx].status_bit = bit;
-}
-
-bool kp_fake_count(struct kp_fake *fake, unsigned int cpu, u32 counter,
-		   u64 events)
-{
-	int idx = kp_fake_msr_lookup(fake, counter);
-	const struct kp_fake_msr *m;
-	u64 old, new, *p;
-	bool wrapped;
-
-	if (idx < 0 || !kp_fake_cpu_ok(fake, cpu))
-		return false;
-	m = &fake->msrs[idx];
-	p = kp_fake_val(fake, cpu, idx);
-	old = READ_ONCE(*p);
-	new = (old + events) & m->mask;
-	/* Wrapped past the maximum: at least mask + 1 - old events. */
-	wrapped = events > m->mask - old;
-	WRITE_ONCE(*p, new);
-	if (wrapped && m->status >= 0) {
-		p = kp_fake_val(fake, cpu, m->status);
-		WRITE_ONCE(*p, READ_ONCE(*p) | BIT_ULL(m->status_bit));
-	}
-	return wrapped;
-}
-
-static bool kp_fake_is_w1c_target(struct kp_fake *fake, int idx)
-{
-	unsigned int i;
-
-	for (i = 0; i < fake->nr_msrs; i++)
-		if (fake->msrs[i].w1c == idx)
-			return true;
-	return false;
-}
-
-void kp_fake_seed(struct kp_fake *fake)
-{
-	unsigned int i, cpu;
-
-	for (i = 0; i < fake->nr_msrs; i++) {
-		const struct kp_fake_msr *m = &fake->msrs[i];
-
-		if ((m->flags & KP_FAKE_WRITE_ONLY) ||
-		    kp_fake_is_w1c_target(fake, i))
-			continue;
-		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-			*kp_fake_val(fake, cpu, i) =
-				(0x5eedULL << 32 | (u64)(cpu + 1) << 16 |
-				 (i + 1)) & m->mask;
-	}
-}
-
-u64 *kp_fake_snapshot(struct kp_fake *fake)
-{
-	size_t n = (size_t)nr_cpu_ids * KP_FAKE_MAX_MSRS;
-	u64 *snap;
-
-	snap = kunit_kmalloc_array(fake->test, n, sizeof(*snap), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(fake->test, snap);
-	memcpy(snap, fake->vals, n * sizeof(*snap));
-	return snap;
-}
-
-bool kp_fake_snapshot_equal(struct kp_fake *fake, const u64 *snap)
-{
-	unsigned int i, cpu;
-	bool equal = true;
-
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		for (i = 0; i < fake->nr_msrs; i++) {
-			u64 then = snap[cpu * KP_FAKE_MAX_MSRS + i];
-			u64 now = *kp_fake_val(fake, cpu, i);
-
-			if (then == now)
-				continue;
-			kunit_err(fake->test,
-				  "CPU %u MSR %#x: was %#llx, now %#llx\n",
-				  cpu, fake->msrs[i].msr, then, now);
-			equal = false;
-		}
-	}
-	return equal;
-}
-
-/* --- LVTPC and the write log ------------------------------------------- */
-
-unsigned int kp_fake_lvtpc_count(struct kp_fake *fake, unsigned int cpu)
-{
-	if (!kp_fake_cpu_ok(fake, cpu))
-		return 0;
-	return READ_ONCE(fake->lvtpc[cpu]);
-}
-
-void kp_fake_log_clear(struct kp_fake *fake)
-{
-	unsigned int cpu;
-
-	atomic_set(&fake->log_next, 0);
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		WRITE_ONCE(fake->lvtpc[cpu], 0);
-}
-
-unsigned int kp_fake_log_len(struct kp_fake *fake)
-{
-	return min_t(unsigned int, atomic_read(&fake->log_next),
-		     KP_FAKE_LOG_LEN);
-}
-
-bool kp_fake_log_overflowed(struct kp_fake *fake)
-{
-	return atomic_read(&fake->log_next) > KP_FAKE_LOG_LEN;
-}
-
-const struct kp_fake_write *kp_fake_log_at(struct kp_fake *fake,
-					   unsigned int i)
-{
-	if (i >= kp_fake_log_len(fake)) {
-		KUNIT_FAIL(fake->test, "write log has %u entries, not %u",
-			   kp_fake_log_len(fake), i + 1);
-		return NULL;
-	}
-	return &fake->log[i];
-}
-
-unsigned int kp_fake_log_count_msr(struct kp_fake *fake, int cpu, u32 msr)
-{
-	unsigned int i, n = 0, len = kp_fake_log_len(fake);
-
-	for (i = 0; i < len; i++)
-		if (fake->log[i].msr == msr &&
-		    (cpu == KP_FAKE_ALL_CPUS || fake->log[i].cpu == cpu))
-			n++;
-	return n;
-}
-
-void kp_fake_log_dump(struct kunit *test, struct kp_fake *fake)
-{
-	unsigned int i, len = kp_fake_log_len(fake);
-
-	kunit_info(test, "MSR write log, %u entries%s:\n", len,
-		   kp_fake_log_overflowed(fake) ? " (overflowed)" : "");
-	for (i = 0; i < len; i++)
-		kunit_info(test, "  %3u: cpu %u wrmsr %#x <- %#llx%s\n", i,
-			   fake->log[i].cpu, fake->log[i].msr, fake->log[i].val,
-			   fake->log[i].ret ? " (fault)" : "");
-}
-
-static bool kp_fake_cpu_writes_match(struct kp_fake *fake, unsigned int cpu,
-				     const struct kp_fake_msrval *seq,
-				     unsigned int n)
-{
-	unsigned int i, k = 0, len = kp_fake_log_len(fake);
-
-	for (i = 0; i < len; i++) {
-		const struct kp_fake_write *w = &fake->log[i];
-
-		if (w->cpu != cpu)
-			continue;
-		if (k >= n || w->msr != seq[k].msr || w->val != seq[k].val)
-			return false;
-		k++;
-	}
-	return k == n;
-}
-
-bool kp_fake_writes_match(struct kunit *test, struct kp_fake *fake, int cpu,
-			  const struct kp_fake_msrval *seq, unsigned int n)
-{
-	bool match = !kp_fake_log_overflowed(fake);
-	unsigned int c, i;
-
-	if (cpu == KP_FAKE_EACH_CPU) {
-		for_each_online_cpu(c)
-			match = match && kp_fake_cpu_writes_match(fake, c,
-								  seq, n);
-	} else {
-		match = match && kp_fake_cpu_writes_match(fake, cpu, seq, n);
-	}
-	if (match)
-		return true;
-	kunit_info(test, "expected on CPU %d (-1: each online CPU):\n", cpu);
-	for (i = 0; i < n; i++)
-		kunit_info(test, "  wrmsr %#x <- %#llx\n", seq[i].msr,
-			   seq[i].val);
-	kp_fake_log_dump(test, fake);
-	return false;
-}

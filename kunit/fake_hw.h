@@ -3,8 +3,10 @@
  * fake_hw.h - a fake processor behind the kp_hw seam (kmod/hw.h), for the
  * KUnit suites.
  *
- * A struct kp_fake is a CPUID table, a per-CPU MSR file and a per-CPU
- * LVTPC counter, plus a log of every MSR write.  Hand kp_fake_hw(fake) to
+ * A struct kp_fake is a CPUID table, a per-CPU MSR file, a model of the
+ * performance-monitoring unit (fake_pmu.h: counters that count only when
+ * enabled, overflow, PMIs through the LVTPC, NMIs), plus a log of every
+ * MSR write.  Hand kp_fake_hw(fake) to
  * the code under test where it expects a const struct kp_hw *.
  *
  * Typical use::
@@ -37,7 +39,10 @@
  *	that is not defined faults (-EIO), as a #GP does on real hardware.
  *	Per-MSR behaviour (KP_FAKE_* flags, see below): fault on read,
  *	fault on write, ignore writes, legacy 32-bit counter writes; a
- *	counter width that masks every value stored; and "write-1-to-clear
+ *	counter width that masks every value stored; reserved bits whose
+ *	setting faults (kp_fake_msr_reserved(), as the SDM's #GP on reserved
+ *	bits of event selects and global registers); an alias that reads
+ *	and writes another MSR's value (IA32_A_PMCx); and "write-1-to-clear
  *	into another MSR" for overflow acknowledgment registers.
  *
  * Write log
@@ -112,12 +117,15 @@
  * @msr: the MSR.
  * @val: the value as the code under test wrote it (before any masking).
  * @ret: what the op returned: 0, or -EIO for a fault.
+ * @irqs_off: interrupts were disabled on the writer (a read-modify-write
+ *	 that needs them off can be checked).
  */
 struct kp_fake_write {
 	unsigned int cpu;
 	u32 msr;
 	u64 val;
 	int ret;
+	bool irqs_off;
 };
 
 /**
@@ -141,7 +149,8 @@ struct kp_fake;
  *
  * The fake starts with an empty CPUID table (every leaf reads as zeros, so
  * the vendor string is empty), no MSRs (every access faults), an empty
- * write log and zero LVTPC counts.  Use kp_fake_intel() or kp_fake_amd()
+ * write log, zero LVTPC counts, the LVTPC unmasked (Linux's perf has
+ * programmed it at boot) and no PMU model.  Use kp_fake_intel() or kp_fake_amd()
  * for a whole processor.  Allocation failure fails the test.
  *
  * Return: the fake.
@@ -270,6 +279,26 @@ void kp_fake_msr_set_flags(struct kp_fake *fake, u32 msr,
 void kp_fake_msr_w1c(struct kp_fake *fake, u32 msr, u32 target);
 
 /**
+ * kp_fake_msr_reserved() - make writes that set reserved bits fault.
+ * @fake:     the fake.
+ * @msr:      a defined MSR.
+ * @reserved: bits a write must leave clear; a write with any of them set
+ *	      faults (-EIO, #GP) and changes nothing.
+ */
+void kp_fake_msr_reserved(struct kp_fake *fake, u32 msr, u64 reserved);
+
+/**
+ * kp_fake_msr_alias() - make @msr another name of @target's value.
+ * @fake:   the fake.
+ * @msr:    a defined MSR; its own flags and reserved bits apply to
+ *	    accesses through it, @target's width to the value.
+ * @target: a defined MSR.
+ *
+ * Example: IA32_A_PMC0 (0x4C1), the full-width alias of IA32_PMC0.
+ */
+void kp_fake_msr_alias(struct kp_fake *fake, u32 msr, u32 target);
+
+/**
  * kp_fake_msr_set() - set an MSR's value directly, as hardware would.
  * @fake: the fake.
  * @cpu:  a possible CPU, or KP_FAKE_ALL_CPUS.
@@ -293,37 +322,6 @@ void kp_fake_msr_set(struct kp_fake *fake, int cpu, u32 msr, u64 val);
  * Return: the value.
  */
 u64 kp_fake_msr_get(struct kp_fake *fake, unsigned int cpu, u32 msr);
-
-/**
- * kp_fake_counter_status() - link a counter to an overflow-status bit.
- * @fake:       the fake.
- * @counter:    a defined counter MSR.
- * @status_msr: a defined status MSR (IA32_PERF_GLOBAL_STATUS, AMD
- *		PerfCntrGlobalStatus).
- * @bit:        the bit kp_fake_count() sets there when @counter wraps.
- */
-void kp_fake_counter_status(struct kp_fake *fake, u32 counter,
-			    u32 status_msr, unsigned int bit);
-
-/**
- * kp_fake_count() - let a counter count events, as the PMU would.
- * @fake:    the fake.
- * @cpu:     a possible CPU.
- * @counter: a defined counter MSR.
- * @events:  events to add.
- *
- * Adds @events to the counter modulo its width.  When the counter wraps
- * past its maximum it has overflowed: its top bit (width - 1) is then
- * clear, which is how Intel v1 and AMD legacy counters report it, and if
- * kp_fake_counter_status() linked a status bit, that bit is set on @cpu.
- * The event select and global enables are not consulted: call it only
- * when the counter is supposed to be counting.  Nothing is logged and no
- * NMI is raised: call the NMI handler yourself.
- *
- * Return: true when the counter wrapped (overflowed).
- */
-bool kp_fake_count(struct kp_fake *fake, unsigned int cpu, u32 counter,
-		   u64 events);
 
 /**
  * kp_fake_seed() - give every storable MSR a distinct value on every CPU.
@@ -359,7 +357,8 @@ bool kp_fake_snapshot_equal(struct kp_fake *fake, const u64 *snap);
 /* --- LVTPC ------------------------------------------------------------- */
 
 /**
- * kp_fake_lvtpc_count() - how often a CPU called the lvtpc_nmi op.
+ * kp_fake_lvtpc_count() - how often a CPU called the lvtpc_nmi op (which
+ *	also clears the LVTPC mask bit: kp_fake_lvtpc_masked()).
  * @fake: the fake.
  * @cpu:  a possible CPU.
  *
@@ -468,6 +467,9 @@ void kp_fake_log_dump(struct kunit *test, struct kp_fake *fake);
 /* MSRs the convenience setups define. */
 #define KP_FAKE_MSR_IA32_PMC0		0x000000c1
 #define KP_FAKE_MSR_IA32_PERFEVTSEL0	0x00000186
+#define KP_FAKE_MSR_IA32_DEBUGCTL	0x000001d9
+#define KP_FAKE_MSR_IA32_PERF_CAPS	0x00000345
+#define KP_FAKE_MSR_IA32_A_PMC0		0x000004c1
 #define KP_FAKE_MSR_IA32_FIXED_CTR0	0x00000309
 #define KP_FAKE_MSR_IA32_FIXED_CTR_CTRL	0x0000038d
 #define KP_FAKE_MSR_IA32_GLOBAL_STATUS	0x0000038e
@@ -500,16 +502,34 @@ void kp_fake_log_dump(struct kunit *test, struct kp_fake *fake);
  * 0x80000008; 0x80000001 = long mode.
  *
  * MSRs, all 0 unless said: for each counter n < @counters (only when
- * @version >= 1) IA32_PERFEVTSEL(n) at 0x186+n (64 bits) and IA32_PMC(n)
- * at 0xC1+n (@width bits, KP_FAKE_LEGACY32).  For @version >= 2 also the
- * fixed counters 0x309..0x30B (48 bits), IA32_FIXED_CTR_CTRL (0x38D),
- * IA32_PERF_GLOBAL_STATUS (0x38E, KP_FAKE_FAULT_WRITE), IA32_PERF_GLOBAL_CTRL
- * (0x38F, reset value: every general-purpose counter enabled) and
+ * @version >= 1) IA32_PERFEVTSEL(n) at 0x186+n (bits 63:32 reserved) and
+ * IA32_PMC(n) at 0xC1+n (@width bits, KP_FAKE_LEGACY32), general-purpose
+ * counter n of the PMU model; IA32_DEBUGCTL (0x1D9).  For @version >= 2
+ * also the fixed counters 0x309..0x30B (48 bits), IA32_FIXED_CTR_CTRL
+ * (0x38D), IA32_PERF_GLOBAL_STATUS (0x38E, KP_FAKE_FAULT_WRITE),
+ * IA32_PERF_GLOBAL_CTRL (0x38F, reset value: every general-purpose
+ * counter enabled; bits of counters that do not exist are reserved) and
  * IA32_PERF_GLOBAL_OVF_CTRL (0x390, KP_FAKE_WRITE_ONLY, clears bits of
- * 0x38E); counter n's overflow sets bit n of 0x38E (kp_fake_count()).
+ * 0x38E; bits of no counter or condition reserved); counter n's overflow
+ * sets bit n of 0x38E.  The LVTPC is masked by every PMI; freeze on PMI
+ * is legacy for versions 2 and 3, streamlined from 4.  No
+ * IA32_PERF_CAPABILITIES: see kp_fake_intel_full_width().
  */
 void kp_fake_intel(struct kp_fake *fake, u32 version, u32 counters,
 		   u32 width, u32 ebx_len, u32 ebx_mask);
+
+/**
+ * kp_fake_intel_full_width() - give a kp_fake_intel() processor
+ *	IA32_PERF_CAPABILITIES.
+ * @fake: the fake, after kp_fake_intel().
+ * @fw:   IA32_PERF_CAPABILITIES bit 13 (FW_WRITE).
+ *
+ * Sets CPUID.1:ECX[15] (PDCM) and defines IA32_PERF_CAPABILITIES (0x345,
+ * read-only) with bit 13 = @fw.  With @fw, IA32_A_PMC(n) at 0x4C1+n are
+ * full-width aliases of IA32_PMC(n): a write there keeps every bit of the
+ * counter's width.  Without it they do not exist (#GP), as on silicon.
+ */
+void kp_fake_intel_full_width(struct kp_fake *fake, bool fw);
 
 /**
  * kp_fake_amd() - make the fake an AMD64 processor.
@@ -523,14 +543,18 @@ void kp_fake_intel(struct kp_fake *fake, u32 version, u32 counters,
  * 0x8000001F; 0x80000001 = long mode (EDX[29]); 0x80000022 (when within
  * the maximum) = EAX[0] @perfmon_v2, other registers 0.
  *
- * MSRs, all 0: PERF_CTL0..3 at 0xC0010000..3 (64 bits) and PERF_CTR0..3
- * at 0xC0010004..7 (48 bits).  With @perfmon_v2 also PerfCntrGlobalStatus
- * (0xC0000300, KP_FAKE_FAULT_WRITE), PerfCntrGlobalCtl (0xC0000301) and
+ * MSRs, all 0: PERF_CTL0..3 at 0xC0010000..3 (bits 63:42, 39:36 and 21
+ * reserved) and PERF_CTR0..3 at 0xC0010004..7 (48 bits), counters 0..3
+ * of the PMU model; the LVTPC is not masked by a PMI.  With @perfmon_v2 also PerfCntrGlobalStatus
+ * (0xC0000300, KP_FAKE_FAULT_WRITE), PerfCntrGlobalCtl (0xC0000301, bits
+ * above counter 3 reserved) and
  * PerfCntrGlobalStatusClr (0xC0000302, KP_FAKE_WRITE_ONLY, clears bits of
  * 0xC0000300); counter n's overflow sets bit n of 0xC0000300.
  *
  * For Hygon, follow with kp_fake_vendor(fake, "HygonGenuine").
  */
 void kp_fake_amd(struct kp_fake *fake, u32 family, bool perfmon_v2);
+
+#include "fake_pmu.h"
 
 #endif /* _KPROFILE_FAKE_HW_H */

@@ -102,10 +102,11 @@ static void fake_intel_legacy_counter_writes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, 0xffff80000000ULL);
 	/* The log keeps what was written, not what was stored. */
 	KUNIT_EXPECT_EQ(test, kp_fake_log_at(fake, 1)->val, 0x123456789ULL);
-	/* Event selects are plain 64-bit registers. */
-	KUNIT_EXPECT_EQ(test, wr(fake, EVTSEL0, 0x1004300c5ULL), 0);
+	/* Event selects keep what is written; bits 63:32 are reserved. */
+	KUNIT_EXPECT_EQ(test, wr(fake, EVTSEL0, 0x4300c5ULL), 0);
+	KUNIT_EXPECT_EQ(test, wr(fake, EVTSEL0, 0x1004300c5ULL), -EIO);
 	KUNIT_EXPECT_EQ(test, rd(fake, EVTSEL0, &val), 0);
-	KUNIT_EXPECT_EQ(test, val, 0x1004300c5ULL);
+	KUNIT_EXPECT_EQ(test, val, 0x4300c5ULL);
 }
 
 static void fake_amd_counter_width(struct kunit *test)
@@ -156,6 +157,7 @@ static void fake_overflow_status_intel(struct kunit *test)
 	u64 val;
 
 	kp_fake_intel(fake, 2, 4, 48, 7, 0);
+	kp_fake_msr_set(fake, 0, EVTSEL0 + 2, 0x4300c5);
 	kp_fake_msr_set(fake, 0, PMC0 + 2, 0xfffffffffff0ULL);
 	KUNIT_EXPECT_FALSE(test, kp_fake_count(fake, 0, PMC0 + 2, 0xf));
 	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, 0, GSTATUS), 0ULL);
@@ -182,6 +184,8 @@ static void fake_overflow_status_amd(struct kunit *test)
 	u64 val;
 
 	kp_fake_amd(fake, 0x19, true);
+	kp_fake_msr_set(fake, 0, KP_FAKE_MSR_K7_EVNTSEL0 + 1, 0x4300c0);
+	kp_fake_msr_set(fake, 0, KP_FAKE_MSR_AMD_GLOBAL_CTL, 0x2);
 	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, AMD_CTR0 + 1,
 			0xffffffffff00ULL);
 	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, 0, AMD_CTR0 + 1, 0x100));

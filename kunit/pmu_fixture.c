@@ -10,6 +10,7 @@
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
+#include <linux/jiffies.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
@@ -21,6 +22,7 @@ static bool kp_fix_reserve(struct kp_pmu *pmu, unsigned int idx)
 {
 	struct kp_pmu_fix *fix = container_of(pmu, struct kp_pmu_fix, pmu);
 
+	atomic_inc(&fix->reserves);
 	if (test_bit(idx, &fix->perf))
 		return false;
 	return !test_and_set_bit(idx, &fix->held);
@@ -40,10 +42,36 @@ static const struct kp_pmu_arbiter kp_fix_arbiter = {
 	.release = kp_fix_release,
 };
 
+/* kprofile's NMI_LOCAL handler, as the fake's NMI code calls it. */
+static int kp_fix_nmi_handler(struct kp_fake *fake, void *data,
+			      struct pt_regs *regs)
+{
+	return kp_pmu_handle_overflow(data, regs);
+}
+
+/**
+ * kp_pmu_fix_build_pt() - kp_pmu_fix_build() with perf's PMI handler (Intel
+ *	PT active) on the NMI list before kprofile's, as at boot.
+ * @test: the test.
+ * @fake: an Intel v2+ fake processor.
+ *
+ * Return: the fixture.
+ */
+struct kp_pmu_fix *kp_pmu_fix_build_pt(struct kunit *test,
+				       struct kp_fake *fake)
+{
+	kp_fake_nmi_register(fake, kp_fake_perf_pt_nmi, NULL);
+	return kp_pmu_fix_build(test, fake);
+}
+
 /**
  * kp_pmu_fix_build() - a fixture over a prepared fake.
  * @test: the test; test->priv becomes the fixture.
  * @fake: a fake processor.
+ *
+ * kprofile's PMI handler is registered with the fake's NMI code, after
+ * any handler already there.  The late-PMI window is a minute long, so
+ * no test depends on how fast it runs.
  *
  * Return: the fixture, its layer set up but no CPU brought up.
  */
@@ -62,6 +90,8 @@ struct kp_pmu_fix *kp_pmu_fix_build(struct kunit *test, struct kp_fake *fake)
 	KUNIT_ASSERT_EQ(test, kp_pmu_setup(&fix->pmu, kp_fake_hw(fake),
 					   &fix->desc, &fix->sources), 0);
 	fix->pmu.arbiter = &kp_fix_arbiter;
+	fix->pmu.nmi_window = 60 * HZ;
+	kp_fake_nmi_register(fake, kp_fix_nmi_handler, &fix->pmu);
 	test->priv = fix;
 	return fix;
 }
@@ -224,6 +254,22 @@ int kp_pmu_fix_nmi(struct kp_pmu_fix *fix, unsigned int cpu,
 
 	smp_call_function_single(cpu, kp_fix_nmi_fn, &n, 1);
 	return n.ret;
+}
+
+/**
+ * kp_pmu_fix_deliver() - take the PMIs pending on @cpu through the fake's
+ *	NMI code (every registered handler, kprofile's among them).
+ * @fix:  the fixture.
+ * @cpu:  an online CPU.
+ * @max:  at most this many NMIs (0: all pending).
+ * @regs: the "interrupted" registers handed to consumers.
+ *
+ * Return: the NMIs delivered.
+ */
+unsigned int kp_pmu_fix_deliver(struct kp_pmu_fix *fix, unsigned int cpu,
+				unsigned int max, struct pt_regs *regs)
+{
+	return kp_fake_nmi_deliver(fix->fake, cpu, max, regs);
 }
 
 /**

@@ -29,6 +29,8 @@
  * @pmu:     the layer under test.
  * @held:    counters the fake arbiter gave kprofile (bit per counter).
  * @perf:    counters the fake arbiter refuses: "perf holds them".
+ * @reserves: calls of the fake arbiter's reserve (each one, on silicon,
+ *	     can make a concurrent perf reservation fail).
  * @up:      kp_pmu_fix_up() ran and kp_pmu_fix_down() did not.
  * @hotplug: the layer is an instance of kprofile's CPU hotplug state
  *	     (kp_pmu_hotplug_add()); the exit removes it.
@@ -41,6 +43,7 @@ struct kp_pmu_fix {
 	struct kp_pmu pmu;
 	unsigned long held;
 	unsigned long perf;
+	atomic_t reserves;
 	bool up;
 	bool hotplug;
 };
@@ -64,6 +67,8 @@ struct kp_pmu_fix *kp_pmu_fix_intel(struct kunit *test, u32 version,
 struct kp_pmu_fix *kp_pmu_fix_amd(struct kunit *test, u32 family,
 				  bool perfmon_v2);
 struct kp_pmu_fix *kp_pmu_fix_build(struct kunit *test, struct kp_fake *fake);
+struct kp_pmu_fix *kp_pmu_fix_build_pt(struct kunit *test,
+				       struct kp_fake *fake);
 void kp_pmu_fix_up(struct kp_pmu_fix *fix);
 void kp_pmu_fix_down(struct kp_pmu_fix *fix);
 void kp_pmu_fix_cpu_up(struct kp_pmu_fix *fix, unsigned int cpu);
@@ -71,6 +76,8 @@ void kp_pmu_fix_cpu_down(struct kp_pmu_fix *fix, unsigned int cpu);
 void kp_pmu_fix_resume(struct kp_pmu_fix *fix, unsigned int cpu);
 int kp_pmu_fix_nmi(struct kp_pmu_fix *fix, unsigned int cpu,
 		   struct pt_regs *regs);
+unsigned int kp_pmu_fix_deliver(struct kp_pmu_fix *fix, unsigned int cpu,
+				unsigned int max, struct pt_regs *regs);
 void kp_pmu_fix_exit(struct kunit *test);
 u32 kp_pmu_fix_interval(struct kp_pmu_fix *fix, u32 source, u32 interval);
 void kp_test_consumer_init(struct kp_test_consumer *tc);

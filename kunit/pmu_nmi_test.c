@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmu_nmi_test.c - KUnit suite "kprofile_pmu_nmi": the PMI handler on a
- * simulated overflow, per interface: it finds the counter, reloads the
- * period from the source's current interval, acknowledges, unmasks the
- * LVTPC, and hands the overflow to every consumer; and it leaves NMIs
- * that are not kprofile's alone, writing nothing.
+ * simulated overflow, per interface, delivered through the fake's LVTPC
+ * and NMI code: it finds the counter, reloads the period from the
+ * source's current interval, acknowledges, unmasks the LVTPC, and hands
+ * the overflow to every consumer; and it leaves NMIs that are not
+ * kprofile's alone, writing no MSR.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -58,15 +59,25 @@ static void nmi_teardown(struct kp_nmi_case *nc)
 	kp_pmu_remove_consumer(&nc->fix->pmu, &nc->tc.c);
 }
 
-/* The overflow was handled: one consumer call with the source and regs. */
-static void expect_delivered(struct kunit *test, struct kp_nmi_case *nc,
-			     int ret)
+/*
+ * The overflow's PMI is taken through the fake's NMI code and handled:
+ * one NMI, claimed; one consumer call with the source and regs; the
+ * LVTPC written once and left unmasked.
+ */
+static void expect_delivered(struct kunit *test, struct kp_nmi_case *nc)
 {
-	KUNIT_EXPECT_EQ(test, ret, NMI_HANDLED);
+	struct kp_fake_nmi_stats st;
+
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_deliver(nc->fix, nc->cpu, 0,
+						 &nc->regs), 1U);
+	kp_fake_nmi_stats(nc->fix->fake, nc->cpu, &st);
+	KUNIT_EXPECT_EQ(test, st.handled, 1U);
+	KUNIT_EXPECT_EQ(test, st.unknown, 0U);
 	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 1);
 	KUNIT_EXPECT_EQ(test, nc->tc.source, (u32)MISPRED);
 	KUNIT_EXPECT_PTR_EQ(test, nc->tc.regs, &nc->regs);
 	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(nc->fix->fake, nc->cpu), 1U);
+	KUNIT_EXPECT_FALSE(test, kp_fake_lvtpc_masked(nc->fix->fake, nc->cpu));
 }
 
 /*
@@ -84,8 +95,7 @@ static void kp_nmi_emon_v2(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, nc->cpu, PMC0, 10000));
 	kp_pmu_fix_interval(nc->fix, MISPRED, 20000);
-	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
-						  &nc->regs));
+	expect_delivered(test, nc);
 	KP_FAKE_EXPECT_WRITES(test, fake, nc->cpu, seq);
 	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, nc->cpu, GSTATUS), 0ULL);
 	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, nc->cpu, PMC0),
@@ -115,7 +125,9 @@ static void kp_nmi_two_overflows(struct kunit *test)
 					 sizeof(reason)), 0);
 	kp_fake_log_clear(fake);
 	kp_fake_count(fake, nc->cpu, PMC0, 10000);
+	/* The first PMI masked the LVTPC: the second one is lost. */
 	kp_fake_count(fake, nc->cpu, PMC0 + 1, 10000);
+	KUNIT_EXPECT_EQ(test, kp_fake_nmi_pending(fake, nc->cpu), 1U);
 	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, &nc->regs), 2);
 	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 2);
 	KP_FAKE_EXPECT_WRITES(test, fake, nc->cpu, seq);
@@ -135,8 +147,7 @@ static void kp_nmi_emon_v1(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, kp_fake_count(nc->fix->fake, nc->cpu, PMC0,
 					      10005));
-	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
-						  &nc->regs));
+	expect_delivered(test, nc);
 	KP_FAKE_EXPECT_WRITES(test, nc->fix->fake, nc->cpu, seq);
 	nmi_teardown(nc);
 }
@@ -152,8 +163,7 @@ static void kp_nmi_amd_legacy(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, kp_fake_count(nc->fix->fake, nc->cpu,
 					      K7_CTR0, 10000));
-	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
-						  &nc->regs));
+	expect_delivered(test, nc);
 	KP_FAKE_EXPECT_WRITES(test, nc->fix->fake, nc->cpu, seq);
 	nmi_teardown(nc);
 }
@@ -169,8 +179,7 @@ static void kp_nmi_amd_v2(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, kp_fake_count(nc->fix->fake, nc->cpu,
 					      K7_CTR0, 10000));
-	expect_delivered(test, nc, kp_pmu_fix_nmi(nc->fix, nc->cpu,
-						  &nc->regs));
+	expect_delivered(test, nc);
 	KP_FAKE_EXPECT_WRITES(test, nc->fix->fake, nc->cpu, seq);
 	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(nc->fix->fake, nc->cpu,
 					      AMD_GSTATUS), 0ULL);
@@ -179,8 +188,9 @@ static void kp_nmi_amd_v2(struct kunit *test)
 
 /*
  * Not kprofile's: an armed counter that has not overflowed, and another
- * counter's status bit (perf's, say).  NMI_DONE, nothing written, nobody
- * called, the foreign status bit left for its owner.
+ * counter's status bit (perf's, say).  NMI_DONE, no MSR written, nobody
+ * called, the foreign status bit left for its owner; the LVTPC is still
+ * unmasked, since something is armed here (a PMI may have masked it).
  */
 static void kp_nmi_not_ours(struct kunit *test)
 {
@@ -195,16 +205,19 @@ static void kp_nmi_not_ours(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, &nc->regs),
 			NMI_DONE);
 	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
-	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, nc->cpu), 0U);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, nc->cpu), 2U);
 	KUNIT_EXPECT_EQ(test, atomic_read(&nc->tc.calls), 0);
 	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, nc->cpu, GSTATUS),
 			BIT_ULL(3));
 	nmi_teardown(nc);
 
-	/* Nothing armed at all: not even a register read matters. */
+	/* Nothing armed at all: nothing touched, not even the LVTPC. */
+	kp_fake_log_clear(fake);
 	kp_fake_msr_set(fake, nc->cpu, GSTATUS, BIT_ULL(0));
 	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(nc->fix, nc->cpu, NULL),
 			NMI_DONE);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
+	KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, nc->cpu), 0U);
 }
 
 /* AMD legacy: a disarmed counter that wrapped is not ours either. */

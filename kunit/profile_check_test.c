@@ -289,10 +289,12 @@ static void kp_check_unprivileged(struct kunit *test)
  */
 static void kp_check_thread_creds(struct kunit *test)
 {
-	struct task_struct *kthreadd = get_pid_task(find_vpid(2), PIDTYPE_PID);
+	struct pid *pid = find_get_pid(2);
+	struct task_struct *kthreadd = get_pid_task(pid, PIDTYPE_PID);
 	const struct cred *old;
 	struct cred *c;
 
+	put_pid(pid);
 	KUNIT_ASSERT_NOT_NULL(test, kthreadd);
 	/* Root with every capability. */
 	KUNIT_EXPECT_EQ(test, kp_access_thread_creds(kthreadd), 0);

@@ -17,8 +17,13 @@
 #           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
-#           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh)
+#           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
+#           matrix-K-build (-Werror against K's real Debian headers, with
+#           its compiler) and matrix-K-vm-CPU (the guest tests in K's real
+#           Debian image; testing/matrix/check.sh)
 #   static  checkpatch --strict and sparse
+# KP_KERNELS="6.1 7.2" selects kernels (testing/matrix/kernels.sh; default
+# all): the build-module, kunit and vm layers are the machine's 6.1.
 #
 # What counts as one test: a KUnit test case or parameter, a guest TAP
 # line, a ctest test, a checkpatch'd file, a sparse run per kernel, a
@@ -29,8 +34,11 @@
 # the exit status is non-zero when M > 0.  Logs: build/check/.
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
+. "$KP_ROOT/testing/matrix/kernels.sh"
+. "$KP_ROOT/testing/matrix/check.sh"
 
 layers=${KP_LAYERS:-build tool host kunit vm debugvm matrix static}
+kp_kernels >/dev/null || exit 2
 logs=$KP_BUILD/check
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -92,24 +100,27 @@ build_module() {
 	KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "/usr/src/linux-headers-$rel" KCFLAGS=-Werror
 }
 build_tool() { make -C "$KP_ROOT" --no-print-directory tool; }
-vm_tests() {
-	local cpu=$1 rc=0 t expect=()
-	"$KP_ROOT/testing/vm/vm.sh" --cpu "$cpu" --tests >"$logs/vm-$cpu.tap" 2>"$logs/vm-$cpu.err" || rc=$?
+# vm_tap NAME CMD...: CMD runs the guest tests and prints their TAP.
+vm_tap() {
+	local name=$1 rc=0 t expect=()
+	shift
+	"$@" >"$logs/$name.tap" 2>"$logs/$name.err" || rc=$?
 	for t in "$KP_ROOT"/testing/guest/[0-9][0-9]-*.sh; do
 		[ -f "$t" ] && expect+=(--expect "$(basename "$t" .sh)")
 	done
-	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "vm-$cpu" --require-top-plan \
-		"${expect[@]}" "$logs/vm-$cpu.tap" >"$logs/vm-$cpu.parsed"
+	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
+		"${expect[@]}" "$logs/$name.tap" >"$logs/$name.parsed"
 	if [ $rc = 0 ]; then
-		cat "$logs/vm-$cpu.parsed"
+		cat "$logs/$name.parsed"
 		return
 	fi
 	# The guest failed as a whole (hang, kernel report, crash): one more failure.
-	echo "FAIL: vm-$cpu: $(grep -v '^vm.sh: note' "$logs/vm-$cpu.err" | head -n 8 | tr '\n' ' ')"
-	grep -v '^passed=' "$logs/vm-$cpu.parsed"
-	sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/vm-$cpu.parsed" |
-		{ read -r p f s; echo "passed=$p failed=$((f + 1)) skipped=$s"; }
+	echo "FAIL: $name: $(grep -v '^vm.sh: note' "$logs/$name.err" | head -n 8 | tr '\n' ' ')"
+	grep -v '^passed=' "$logs/$name.parsed"
+	sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/$name.parsed" |
+		{ read -r p f s; echo "passed=${p:-0} failed=$((${f:-0} + 1)) skipped=${s:-0}"; }
 }
+vm_tests() { vm_tap "vm-$1" "$KP_ROOT/testing/vm/vm.sh" --cpu "$1" --tests; }
 ctest_counts() {
 	local out rc=0
 	out=$(ctest --test-dir "$KP_BUILD/tool" -j2 --output-on-failure 2>&1) || rc=$?
@@ -139,7 +150,9 @@ host_hook() {
 }
 
 if have build; then
-	run_one build-module build_module
+	if kp_kernel_selected 6.1; then
+		run_one build-module build_module
+	fi
 	if [ -f "$KP_ROOT/tools/CMakeLists.txt" ]; then
 		run_one build-tool build_tool
 	else
@@ -161,11 +174,11 @@ if have host; then
 		run_counted "host-$(basename "$h" .sh)" host_hook "$h"
 	done
 fi
-if have kunit; then
+if have kunit && kp_kernel_selected 6.1; then
 	run_counted kunit-plain "$KP_ROOT/testing/kunit/run.sh" plain
 	run_counted kunit-debug "$KP_ROOT/testing/kunit/run.sh" debug
 fi
-if have vm; then
+if have vm && kp_kernel_selected 6.1; then
 	run_counted vm-intel vm_tests intel
 	run_counted vm-amd vm_tests amd
 fi
@@ -182,6 +195,7 @@ if have matrix; then
 		fi
 		run_counted "$layer-$k" "$KP_ROOT/testing/matrix/kunit.sh" "$layer" "$k"
 	done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
+	matrix_debian_layers
 fi
 if have static; then
 	run_counted checkpatch "$KP_ROOT/testing/static/checkpatch.sh"

@@ -17,6 +17,10 @@ pkgs=(
 	linux-source-6.1 xz-utils cpio
 	# the VM rig
 	qemu-system-x86 busybox-static
+	# the kernel matrix (testing/matrix): pahole for modules against
+	# headers that ship vmlinux (BTF, 6.12+), debootstrap for the sid root
+	# that builds against 7.2 with sid's compiler
+	pahole debootstrap
 	# static analysis (checkpatch.pl comes from the kernel source)
 	sparse perl
 	# the tool

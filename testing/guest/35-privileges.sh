@@ -9,7 +9,7 @@
 #   R4  every thread of the target is checked, not just the one named;
 #   own a process may always profile its own pid, dumpable or not;
 #   S1  an exec of a set-user-ID program stops a profile of oneself and
-#       thread profiling, and the statistics say why;
+#       thread profiling, the statistics say why, and so does the tool;
 #   S4  kernel.perf_event_paranoid: 3 forbids unprivileged profiles, 2
 #       kernel-mode counting;
 #   S3  machine-wide changes (interval, counter configuration, the
@@ -17,7 +17,7 @@
 #   R1  a buffer zapped, unmapped or moved while its profile runs is
 #       reported (BUFFER_LOST) and nothing counts into invisible pages.
 . "$KP_GUEST/lib.sh"
-plan 37
+plan 38
 cd /tmp || exit 1
 
 try() { kv result "$(kp-profile "$@" 2>&1)"; }
@@ -74,7 +74,8 @@ cp "$(command -v kp-profile)" /tmp/kp-suid
 cp "$(command -v kp-profile)" /tmp/kp-plain
 chmod 4755 /tmp/kp-suid
 chmod 755 /tmp/kp-plain
-chmod 755 / /tmp 2>/dev/null
+# nobody must reach the copies (the initramfs root may be 0700).
+chmod 755 / 2>/dev/null
 out=$(kp-profile --uid 65534 exec-watch /tmp/kp-plain spin 1 2>&1)
 diag "$out"
 check "S1 control: after a plain exec the program still matches ($(kv hits "$out") hits, $(kv unavailable "$out") unavailable)" \
@@ -95,6 +96,20 @@ is "$(kv child_found "$suid") $(kv child_exec_stopped "$suid") $(kv exec_stopped
 is "$(kv child_exec_stopped "$plain")" 0 "S1: but not a child after a plain exec"
 check "S1: the set-user-ID child's 1 s spin is not charged ($(kv child_cycles "$suid") < $(kv child_cycles "$plain") / 4)" \
 	test "$(kv child_cycles "$suid")" -lt $(($(kv child_cycles "$plain") / 4))
+
+# kprofile record says why the command stopped being profiled (the shell
+# is exec'd under record's ptrace; its own exec of the copy is a real
+# set-user-ID exec).
+if have_tool; then
+	chmod 666 /dev/kprofile
+	out=$(su -m -s /bin/sh nobody -c \
+		"kprofile record -o /tmp/kp-suid.data -- sh -c '/tmp/kp-suid spin 1'" 2>&1)
+	chmod 600 /dev/kprofile
+	diag "$out"
+	like "$out" "set-user-ID" "S1: kprofile record says the command executed a set-user-ID program"
+else
+	skip "S1: kprofile record says the command executed a set-user-ID program" "tool not built"
+fi
 
 # --- S4: kernel.perf_event_paranoid ----------------------------------------
 paranoid 3

@@ -8,20 +8,23 @@
 #
 # Usage: image.sh --out FILE --kmod DIR [--release REL] [--tool BIN]
 #                 [--mode tests|run|kunit] [--cmd CMD] [--cpu intel|amd]
-#                 [--share] [--tests "10-info ..."] [--extra DIR]
+#                 [--share] [--tests "10-info ..."] [--extra DIR] [--modules DIR]
 #   --kmod DIR     a testing/kbuild.sh output directory
 #   --extra DIR    a tree copied over the image's root, modes kept (the
 #                  debug layer's fuzzer, its set-user-ID copy, its scripts)
 #   --release REL  a kernel in /lib/modules to take the 9p modules from
+#   --modules DIR  take them from DIR instead of /lib/modules/REL (a
+#                  kernel unpacked elsewhere, testing/matrix/debian.sh)
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-out= kmod= release= tool= mode=tests cmd= cpu= share=0 tests= extra=
+out= kmod= release= tool= mode=tests cmd= cpu= share=0 tests= extra= mdir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
 	--kmod) kmod=$2; shift ;;
 	--release) release=$2; shift ;;
+	--modules) mdir=$2; shift ;;
 	--tool) tool=$2; shift ;;
 	--mode) mode=$2; shift ;;
 	--cmd) cmd=$2; shift ;;
@@ -77,7 +80,7 @@ fi
 : >"$stage/kp/modules.order"
 if [ "$share" = 1 ]; then
 	[ -n "$release" ] || kp_die "--share needs --release"
-	mdir=/lib/modules/$release
+	mdir=${mdir:-/lib/modules/$release}
 	declare -A seen=()
 	add_mod() {
 		local m=$1 line dep

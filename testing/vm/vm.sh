@@ -5,10 +5,23 @@
 # that kernel's headers, pack the initramfs, boot, report.
 #
 # Usage: vm.sh [--cpu intel|amd] [--share DIR] [--timeout S]
+#              [another kernel: --kernel IMAGE (--kdir DIR | --kmod DIR)
+#               [--release REL] [--modules DIR] [--name NAME]]
 #              (--cmd CMD | --tests [NAMES])
 #   --cmd CMD     run CMD (sh syntax) with kprofile.ko loaded and the tool
 #                 on PATH, print its output, exit with its status
 #   --tests       run the guest tests (testing/guest/NN-*.sh), print TAP
+# By default the kernel is Debian's own (kp_debian_release): its image in
+# /boot, its headers in /usr/src, its modules in /lib/modules.  Another
+# kernel (testing/matrix/debian.sh uses these):
+#   --kernel IMAGE  the kernel image to boot
+#   --kdir DIR      build kprofile.ko against this kernel tree, or
+#   --kmod DIR      use a module already built (a testing/kbuild.sh
+#                   output directory, e.g. built in another root)
+#   --release REL   its release (default: from --kdir's utsrelease.h)
+#   --modules DIR   its /lib/modules/REL, for the 9p modules of --share
+#   --name NAME     logs in build/vm/NAME-<mode>-<cpu>/ instead
+#   --append ARGS   more kernel command line
 # The tool is taken from build/tool when it has been built (make tool).
 # Logs: build/vm/<mode>-<cpu>/ (console.log, output.log).  The guest gets
 # --timeout (default KP_VM_TIMEOUT or 1200) seconds before it counts as hung.
@@ -16,11 +29,19 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 cpu=intel share= timeout=${KP_VM_TIMEOUT:-1200} mode= cmd= tests=
+kernel= kdir= kmod= rel= modules= name= append=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift ;;
 	--share) share=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
+	--kernel) kernel=$2; shift ;;
+	--kdir) kdir=$2; shift ;;
+	--kmod) kmod=$2; shift ;;
+	--release) rel=$2; shift ;;
+	--modules) modules=$2; shift ;;
+	--name) name=$2; shift ;;
+	--append) append=$2; shift ;;
 	--cmd) mode=run; cmd=$2; shift ;;
 	--tests) mode=tests
 		if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then tests=$2; shift; fi ;;
@@ -31,26 +52,40 @@ done
 [ -n "$mode" ] || kp_die "need --cmd CMD or --tests"
 [ "$mode" = run ] && [ -z "$cmd" ] && kp_die "empty command (make vm-run CMD='kprofile info')"
 
-rel=$(kp_debian_release)
+if [ -z "$kernel" ]; then
+	[ -z "$kdir$kmod$rel$modules" ] || kp_die "--kdir, --kmod, --release and --modules go with --kernel"
+	rel=$(kp_debian_release)
+	kernel=/boot/vmlinuz-$rel kdir=/usr/src/linux-headers-$rel
+else
+	[ -f "$kernel" ] || kp_die "no kernel image $kernel"
+	[ -n "$kdir" ] || [ -n "$kmod" ] || kp_die "--kernel needs --kdir or --kmod"
+	[ -n "$rel" ] || [ -z "$kdir" ] ||
+		rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$kdir/include/generated/utsrelease.h")
+fi
 mkdir -p "$KP_BUILD/vm"
-kmod=$("$KP_ROOT/testing/kbuild.sh" "/usr/src/linux-headers-$rel" 2>"$KP_BUILD/vm/kbuild-$$.log" | tail -n1) ||
-	{ cat "$KP_BUILD/vm/kbuild-$$.log" >&2; kp_die "building kprofile.ko for $rel failed"; }
-rm -f "$KP_BUILD/vm/kbuild-$$.log"
+if [ -z "$kmod" ]; then
+	kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$KP_BUILD/vm/kbuild-$$.log" | tail -n1) ||
+		{ cat "$KP_BUILD/vm/kbuild-$$.log" >&2; kp_die "building kprofile.ko for $rel failed"; }
+	rm -f "$KP_BUILD/vm/kbuild-$$.log"
+fi
+[ -f "$kmod/kmod/kprofile.ko" ] || kp_die "no kprofile.ko in $kmod"
 tool=$(find "$KP_BUILD/tool" -maxdepth 3 -type f -name kprofile -perm -u+x 2>/dev/null | head -n1 || true)
 [ -n "$tool" ] || kp_log "note: the kprofile tool is not built (make tool); running without it"
 
-logs=$KP_BUILD/vm/$mode-$cpu
-[ "$mode" = run ] && logs=$KP_BUILD/vm/run-$cpu-$$
+logs=$KP_BUILD/vm/${name:+$name-}$mode-$cpu
+[ "$mode" = run ] && logs=$KP_BUILD/vm/${name:+$name-}run-$cpu-$$
 mkdir -p "$logs"
 img=(--out "$logs/initrd.gz" --kmod "$kmod" --release "$rel" --mode "$mode"
 	--cpu "$cpu" --cmd "$cmd" --tests "$tests")
+[ -n "$modules" ] && img+=(--modules "$modules")
 [ -n "$tool" ] && img+=(--tool "$tool")
 [ -n "$share" ] && img+=(--share)
 "$KP_ROOT/testing/vm/image.sh" "${img[@]}"
 
-boot=(--kernel "/boot/vmlinuz-$rel" --initrd "$logs/initrd.gz" --logs "$logs"
+boot=(--kernel "$kernel" --initrd "$logs/initrd.gz" --logs "$logs"
 	--cpu "$cpu" --timeout "$timeout")
 [ -n "$share" ] && boot+=(--share "$share")
+[ -n "$append" ] && boot+=(--append "$append")
 [ "$mode" = run ] && boot+=(--stream)
 rc=0
 "$KP_ROOT/testing/vm/boot.sh" "${boot[@]}" || rc=$?

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <string.h>
 
 #include <fmt/format.h>
@@ -95,10 +96,53 @@ static const char *op_text(Op op)
 		return "setting the interval of";
 	case Op::GetInterval:
 		return "reading the interval of";
+	case Op::SetHwConfig:
+		return "setting the hardware-counter configuration";
+	case Op::ThreadEnable:
+		return "enabling thread profiling";
 	case Op::Other:
 		break;
 	}
 	return "talking to the module";
+}
+
+std::optional<int> perf_event_paranoid()
+{
+	std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
+	int v;
+
+	if (!(in >> v))
+		return std::nullopt;
+	return v;
+}
+
+std::string paranoid_advice(bool kernel_mode)
+{
+	const auto level = perf_event_paranoid();
+
+	if (!level || *level <= 1 || (*level == 2 && !kernel_mode))
+		return "";
+	return fmt::format("kernel.perf_event_paranoid is {}: without CAP_PERFMON {} (as for "
+			   "perf). Run as root, give the tool the capability (`sudo setcap "
+			   "cap_perfmon+ep $(command -v kprofile)`), or allow it: `sudo sysctl "
+			   "kernel.perf_event_paranoid={}`",
+			   *level, *level > 2 ? "profiling is off" : "kernel-mode events are not counted",
+			   *level > 2 && !kernel_mode ? 2 : 1);
+}
+
+// What needs CAP_PERFMON because it changes the whole machine.
+static std::vector<std::string> machine_wide_hints(Op op)
+{
+	const char *what = op == Op::SetInterval ?
+		"A source's interval applies to every profile of it on the machine" :
+		op == Op::SetHwConfig ?
+		"The hardware-counter configuration takes counters machine-wide, from perf too" :
+		"There is one thread-profiling client for the machine";
+	return {
+		fmt::format("{}: it needs CAP_PERFMON (or CAP_SYS_ADMIN), as perf's", what),
+		"machine-wide events do. Run as root, or give the tool the capability:",
+		"  sudo setcap cap_perfmon+ep $(command -v kprofile)",
+	};
 }
 
 static bool names_source(Op op)
@@ -192,6 +236,10 @@ Error explain(Op op, int err, const ErrorContext &ctx)
 		break;
 	case EACCES:
 	case EPERM:
+		if (op == Op::SetInterval || op == Op::SetHwConfig || op == Op::ThreadEnable) {
+			e.hints = machine_wide_hints(op);
+			break;
+		}
 		e.code = ExitCode::Device;
 		e.hints = permission_hints(ctx.device);
 		break;

@@ -33,6 +33,8 @@ enum class Op {
 	ListSources,
 	SetInterval,
 	GetInterval,
+	SetHwConfig,	// the machine-wide hardware-counter configuration
+	ThreadEnable,	// the machine's one thread-profiling client
 	Other,
 };
 
@@ -67,6 +69,14 @@ private:
 };
 
 // The errno of @op, explained.
+// kernel.perf_event_paranoid, when /proc/sys can be read.
+std::optional<int> perf_event_paranoid();
+
+// Advice when kernel.perf_event_paranoid is why an unprivileged profile
+// was refused (EACCES), as perf_event_open() refuses it; empty when the
+// level does not explain it.  @kernel_mode: the request counted kernel mode.
+std::string paranoid_advice(bool kernel_mode);
+
 Error explain(Op op, int err, const ErrorContext &ctx);
 
 // A command-line mistake (exit code Usage).

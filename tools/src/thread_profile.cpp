@@ -51,7 +51,7 @@ Result<HwConfig> HwConfig::set(const Device &dev, const std::vector<std::uint32_
 				 .reason = text(cs.reason, sizeof(cs.reason))};
 		if (reason)
 			*reason = ctx.reason;
-		Error e = explain(Op::Other, -ret, ctx);
+		Error e = explain(Op::SetHwConfig, -ret, ctx);
 		e.what = fmt::format("setting the hardware-counter configuration failed: {}",
 				     errno_text(-ret));
 		if (!ctx.reason.empty() && -ret == EBUSY)
@@ -88,7 +88,7 @@ Result<ThreadProfile> ThreadProfile::enable(const Device &dev, pid_t pid, bool i
 	if (ret >= 0)
 		return ThreadProfile(UniqueFd(ret), dev.path());
 
-	Error e = explain(Op::Other, -ret, {.device = dev.path()});
+	Error e = explain(Op::ThreadEnable, -ret, {.device = dev.path()});
 	e.what = fmt::format("enabling thread profiling failed: {}", errno_text(-ret));
 	if (-ret == EBUSY)
 		e.hints = {"Another program is profiling threads (the module allows one client at "

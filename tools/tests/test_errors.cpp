@@ -48,6 +48,21 @@ TEST(Errors, NoPermission)
 	}
 }
 
+// S3: the machine-wide requests are refused for want of CAP_PERFMON, not
+// for the device's mode: the advice says so, and how to get it.
+TEST(Errors, MachineWideNeedsPerfmon)
+{
+	for (Op op : {Op::SetInterval, Op::SetHwConfig, Op::ThreadEnable}) {
+		Error e = explain(op, EPERM, ctx);
+
+		EXPECT_TRUE(has(e, "CAP_PERFMON")) << e.message();
+		EXPECT_TRUE(has(e, "setcap cap_perfmon+ep")) << e.message();
+		EXPECT_FALSE(has(e, "0600")) << e.message();
+	}
+	EXPECT_TRUE(has(explain(Op::SetInterval, EPERM, ctx), "every profile"));
+	EXPECT_TRUE(has(explain(Op::ThreadEnable, EPERM, ctx), "thread-profiling client"));
+}
+
 TEST(Errors, CountersBusy)
 {
 	Error e = explain(Op::Other, EBUSY, ctx);

@@ -4,7 +4,7 @@
  * testing/guest/60-thread.sh.  Prints key=value lines; exits 0 when every
  * call behaved as the mode expects it to be checked by the script.
  *
- *   kp-thread self N     enable for the caller, sleep N times 1 ms, read:
+ *   kp-thread self N     enable for the caller, sleep N times 20 ms, read:
  *                        switches= cycles= threads= valid= count= reason=
  *   kp-thread second     a second client while one is active:
  *                        second=<errno name>, again=<0 or errno> after close
@@ -69,9 +69,15 @@ static int enable(int dev, __u32 flags)
 	return ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
 }
 
+/*
+ * Each nap must really switch out: under TCG on a busy host a 1 ms
+ * hrtimer can expire before do_nanosleep() reaches schedule(), and that
+ * sleep never leaves the CPU (the 60-thread flake of the portability
+ * review, section 2.8).  20 ms leaves a wide margin.
+ */
 static void nap(int n)
 {
-	struct timespec ts = { 0, 1000000 };
+	struct timespec ts = { 0, 20 * 1000000 };
 
 	while (n--)
 		nanosleep(&ts, NULL);

@@ -64,6 +64,10 @@ HW_COUNTER_PMC = 0
 THREAD_INHERIT = 1 << 0
 THREAD_COUNTERS_VALID = 1 << 0
 THREAD_EXITED = 1 << 1
+THREAD_EXEC_STOPPED = 1 << 2
+
+PROFILE_EXEC_STOPPED = 1 << 0
+PROFILE_BUFFER_LOST = 1 << 1
 
 IOC_MAGIC = 0xBF
 
@@ -199,6 +203,16 @@ class kprofile_profile_stats(_Struct):
     ]
 
 
+class kprofile_profile_stats_ex(_Struct):
+    _fields_ = [
+        ("stats", kprofile_profile_stats),
+        ("flags", c_uint32),
+        ("reserved0", c_uint32),
+        ("not_dumpable", c_uint64),
+        ("reserved", c_uint64 * 4),
+    ]
+
+
 class kprofile_hw_counter(_Struct):
     _fields_ = [
         ("type", c_uint32),
@@ -273,6 +287,7 @@ STRUCTS = {cls.__name__: cls for cls in (
     kprofile_info, kprofile_source_info, kprofile_source_list,
     kprofile_interval, kprofile_schedule, kprofile_counter_desc,
     kprofile_reserve, kprofile_create_profile, kprofile_profile_stats,
+    kprofile_profile_stats_ex,
     kprofile_hw_counter, kprofile_hw_config, kprofile_hw_config_set,
     kprofile_thread_enable, kprofile_thread_data, kprofile_thread_entry,
     kprofile_thread_list)}
@@ -293,6 +308,7 @@ IOC_SET_HW_CONFIG_EX = _IOWR(IOC_MAGIC, 0x0B, kprofile_hw_config_set)
 IOC_START = _IO(IOC_MAGIC, 0x40)
 IOC_STOP = _IO(IOC_MAGIC, 0x41)
 IOC_PROFILE_STATS = _IOR(IOC_MAGIC, 0x42, kprofile_profile_stats)
+IOC_PROFILE_STATS_EX = _IOR(IOC_MAGIC, 0x43, kprofile_profile_stats_ex)
 IOC_THREAD_READ = _IOR(IOC_MAGIC, 0x60, kprofile_thread_data)
 IOC_THREAD_LIST = _IOWR(IOC_MAGIC, 0x61, kprofile_thread_list)
 

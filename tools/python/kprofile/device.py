@@ -188,8 +188,23 @@ class Profile(_FdObject):
         _ioctl(self.fd, "STOP")
 
     def stats(self):
+        """The statistics (struct kprofile_profile_stats), and why counting
+        stopped: .flags (abi.PROFILE_EXEC_STOPPED: the target executed a
+        set-user-ID program; abi.PROFILE_BUFFER_LOST: the buffer was
+        unmapped or replaced, later hits are unavailable) and
+        .not_dumpable (interrupts hidden because the target was not
+        dumpable).  Both 0 from a module without PROFILE_STATS_EX."""
         st = abi.kprofile_profile_stats()
         _ioctl(self.fd, "PROFILE_STATS", st)
+        sx = abi.kprofile_profile_stats_ex()
+        try:
+            _ioctl(self.fd, "PROFILE_STATS_EX", sx)
+            st = sx.stats
+        except KprofileError as e:
+            if e.errno != _errno.ENOTTY:
+                raise
+        st.flags = sx.flags
+        st.not_dumpable = sx.not_dumpable
         return st
 
     def bucket_address(self, index):

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // profile_device.cpp - /dev/kprofile calls for record, report and top.
 #include "record/profile_device.h"
+#include "errors.h"
 
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -14,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "record/memlock.h"
+
 namespace kprofile::record {
 
 namespace {
@@ -24,7 +27,8 @@ std::string errno_text(int err)
 }
 
 const char *kCapAdvice =
-	"system-wide and kernel-address profiling need CAP_PERFMON (or CAP_SYS_ADMIN): "
+	"system-wide and kernel-address profiling, and counter sources (they sample every "
+	"CPU), need CAP_PERFMON (or CAP_SYS_ADMIN): "
 	"run as root, or `sudo setcap cap_perfmon+ep $(command -v kprofile)`";
 
 const char *kWatchdogAdvice =
@@ -102,7 +106,7 @@ void Profile::start()
 		const int err = errno;
 		throw RecordError(err, "cannot start a profile",
 				  err == EBUSY ? kWatchdogAdvice :
-				  err == ENOMEM ? "the bucket buffer cannot be pinned: use larger buckets (-b) or raise RLIMIT_MEMLOCK" :
+				  err == ENOMEM ? memlock_advice(memlock_limit()) :
 				  "");
 	}
 	started_ = true;
@@ -123,6 +127,15 @@ kprofile_profile_stats Profile::stats() const
 
 	if (ioctl(fd_.get(), KPROFILE_IOC_PROFILE_STATS, &st) != 0)
 		st = kprofile_profile_stats{};
+	return st;
+}
+
+kprofile_profile_stats_ex Profile::stats_ex() const
+{
+	kprofile_profile_stats_ex st{};
+
+	if (ioctl(fd_.get(), KPROFILE_IOC_PROFILE_STATS_EX, &st) != 0)
+		st = kprofile_profile_stats_ex{};
 	return st;
 }
 
@@ -262,10 +275,15 @@ std::string profile_advice(int err, const ProfileRequest &req)
 	switch (err) {
 	case EPERM:	// the module: system-wide or kernel addresses
 		return kCapAdvice;
-	case EACCES:	// the module: no ptrace-read access to the target
-		return fmt::format("profiling process {} needs ptrace-read access to it: be its "
-				   "user (and kernel.yama.ptrace_scope must allow it), or run as root "
-				   "/ with CAP_SYS_PTRACE", req.pid);
+	case EACCES: {	// the module: perf_event_paranoid, or no ptrace-read access
+		std::string paranoid = paranoid_advice(req.mode != KPROFILE_MODE_USER);
+		if (!paranoid.empty())
+			return paranoid;
+		return fmt::format("profiling process {} needs ptrace-read access to it, as perf: "
+				   "be its user, in its user namespace, with every capability it "
+				   "holds (and security modules must allow it), or run as root / "
+				   "with CAP_PERFMON or CAP_SYS_PTRACE", req.pid);
+	}
 	case ESRCH:
 		return fmt::format("process {} does not exist (it may have exited)", req.pid);
 	case EOPNOTSUPP:

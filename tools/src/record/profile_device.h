@@ -116,6 +116,10 @@ public:
 	void stop();
 	bool started() const { return started_; }
 	kprofile_profile_stats stats() const;
+	// Why counting stopped (KPROFILE_IOC_PROFILE_STATS_EX): flags
+	// (KPROFILE_PROFILE_*) and the interrupts hidden as not dumpable; zero
+	// from a module without that ioctl.
+	kprofile_profile_stats_ex stats_ex() const;
 	const BucketBuffer &buffer() const { return *buffer_; }
 
 private:

@@ -19,6 +19,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/report_model.cpp
 	${KP_RECORD_DIR}/report_render.cpp
 	${KP_RECORD_DIR}/profile_device.cpp
+	${KP_RECORD_DIR}/memlock.cpp
 	${KP_RECORD_DIR}/session.cpp
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp
@@ -53,7 +54,8 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_symbolize.cpp
 		${KP_FIX}/../test_record_split.cpp
 		${KP_FIX}/../test_record_json.cpp
-		${KP_FIX}/../test_record_launch.cpp)
+		${KP_FIX}/../test_record_launch.cpp
+		${KP_FIX}/../test_record_memlock.cpp)
 	add_dependencies(test_record kp_record_fixture_stripped)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"

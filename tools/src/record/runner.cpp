@@ -186,8 +186,11 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 
 void Run::stop()
 {
-	if (session_)
+	if (session_) {
 		session_->stop();
+		for (const auto &n : session_->stop_notes())
+			std::cerr << "kprofile: " << n << "\n";
+	}
 	if (cmd_ && !command_exit_) {
 		if (auto st = cmd_->poll())
 			command_exit_ = Command::exit_code(*st);

@@ -178,6 +178,33 @@ std::chrono::nanoseconds Session::elapsed() const
 	return end - started_;
 }
 
+std::vector<std::string> Session::stop_notes() const
+{
+	std::uint64_t hidden = 0;
+	bool exec = false, lost = false;
+
+	for (const auto &l : live_) {
+		const auto st = l.profile->stats_ex();
+		exec |= st.flags & KPROFILE_PROFILE_EXEC_STOPPED;
+		lost |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
+		hidden += st.not_dumpable;
+	}
+	std::vector<std::string> out;
+	if (exec)
+		out.push_back(fmt::format("the process executed a set-user-ID (set-group-ID, "
+					  "file-capability) program: it was not profiled from "
+					  "there on, as perf stops there ({} interrupts not counted)",
+					  hidden));
+	else if (hidden)
+		out.push_back(fmt::format("{} interrupts were not counted: the process was not "
+					  "dumpable (it changed its ids or called "
+					  "prctl(PR_SET_DUMPABLE, 0))", hidden));
+	if (lost)
+		out.push_back("a bucket buffer's mapping went away while recording: later hits "
+			      "in it are counted as unavailable");
+	return out;
+}
+
 ProfileData Session::snapshot() const
 {
 	ProfileData d;

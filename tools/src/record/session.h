@@ -56,6 +56,9 @@ public:
 	ProfileData snapshot() const;
 	// Things the user should know (kernel not profiled, and why).
 	const std::vector<std::string> &notes() const { return notes_; }
+	// Why profiles stopped counting, one note per reason (a set-user-ID
+	// exec of the target, a lost bucket buffer); empty when none did.
+	std::vector<std::string> stop_notes() const;
 	std::size_t profile_count() const { return live_.size(); }
 	std::chrono::nanoseconds elapsed() const;
 
