@@ -66,7 +66,8 @@ debug=(KASAN KASAN_INLINE KASAN_GENERIC PROVE_LOCKING DEBUG_LOCKDEP
 # The debug-kernel VM layer (testing/debugvm/): the rest of the checkers
 # the reliability audit used, and what the guest suite, the fuzzer and the
 # stress need from userspace (POSIX timers for CLOCK_*_CPUTIME_ID, tmpfs,
-# user and pid namespaces for the sandbox cases, madvise, python3's needs).
+# user and pid namespaces for the sandbox cases, madvise, python3's needs;
+# the guest-detection options as in the kernel the layer was measured on).
 debugvm=(PREEMPT DEBUG_PREEMPT DEBUG_IRQFLAGS RCU_EXPERT PROVE_RCU
 	PROVE_RCU_LIST DEBUG_RWSEMS DEBUG_OBJECTS_FREE DEBUG_OBJECTS_TIMERS
 	DEBUG_OBJECTS_WORK DEBUG_OBJECTS_RCU_HEAD DEBUG_OBJECTS_PERCPU_COUNTER
@@ -74,7 +75,7 @@ debugvm=(PREEMPT DEBUG_PREEMPT DEBUG_IRQFLAGS RCU_EXPERT PROVE_RCU
 	DEBUG_VM UBSAN UBSAN_BOUNDS UBSAN_SHIFT UBSAN_BOOL UBSAN_ENUM
 	NAMESPACES USER_NS PID_NS UTS_NS POSIX_TIMERS TMPFS SIGNALFD TIMERFD
 	EVENTFD AIO SYSVIPC NET UNIX FILE_LOCKING ADVISE_SYSCALLS MEMBARRIER
-	RSEQ PRINTK_TIME PROC_SYSCTL)
+	RSEQ PRINTK_TIME PROC_SYSCTL HYPERVISOR_GUEST X86_X2APIC)
 
 opts=("${common[@]}")
 [ -n "$version" ] && opts+=("${x2apic[@]}")
