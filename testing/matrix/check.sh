@@ -12,10 +12,14 @@
 #                       KP_MATRIX_CPUS ("intel amd")
 # and with 6.12-rt also
 #   matrix-6.12-rt-debug-vm-intel
-#                       the guest suite (80-stress included) in a
+#                       the guest tests that drive the tracepoint probes,
+#                       the hrtimers and the profile paths (30-profiles,
+#                       35-privileges, 60-thread, 80-stress) in a
 #                       self-built PREEMPT_RT kernel with DEBUG_ATOMIC_SLEEP,
 #                       lockdep and RCU checks (testing/matrix/rt-kernel.sh),
-#                       which Debian's -rt kernel lacks
+#                       which Debian's -rt kernel lacks; the whole suite
+#                       runs on Debian's -rt image just before.
+#                       KP_RT_DEBUG_TESTS=all runs the whole suite there too.
 # The machine's own 6.1 is the build, kunit and vm layers.
 
 matrix_debian_layers() {
@@ -30,15 +34,23 @@ matrix_debian_layers() {
 				"$KP_ROOT/testing/matrix/debian.sh" vm "$k" "$cpu" --tests
 		done
 		[ "$k" = 6.12-rt ] || continue
-		run_counted matrix-6.12-rt-debug-vm-intel \
+		KP_VM_EXPECT=$(matrix_rt_debug_tests) run_counted matrix-6.12-rt-debug-vm-intel \
 			vm_tap matrix-6.12-rt-debug-vm-intel matrix_rt_debug_vm intel
 	done
 }
 
-# matrix_rt_debug_vm CPU: the guest suite in rt-kernel.sh's kernel.
+# matrix_rt_debug_tests: the guest scripts the RT debug kernel runs (empty:
+# all of them).
+matrix_rt_debug_tests() {
+	[ "${KP_RT_DEBUG_TESTS:-}" = all ] || echo "30-profiles 35-privileges 60-thread 80-stress"
+}
+
+# matrix_rt_debug_vm CPU: the guest tests in rt-kernel.sh's kernel.
 matrix_rt_debug_vm() {
-	local tree
+	local tree tests
 	tree=$("$KP_ROOT/testing/matrix/rt-kernel.sh") || return 1
+	tests=$(matrix_rt_debug_tests)
 	"$KP_ROOT/testing/vm/vm.sh" --name matrix-6.12-rt-debug \
-		--kernel "$tree/arch/x86/boot/bzImage" --kdir "$tree" --cpu "$1" --tests
+		--kernel "$tree/arch/x86/boot/bzImage" --kdir "$tree" --cpu "$1" \
+		--tests ${tests:+"$tests"}
 }
