@@ -211,7 +211,7 @@ static int kp_access_threads(struct task_struct *task,
 		n = 0;
 		full = false;
 		rcu_read_lock();
-		for_each_thread(task, t) {
+		kp_compat_for_each_thread_rcu(task, t) {
 			if (n == room) {
 				full = true;
 				break;

@@ -374,4 +374,17 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
  * tracepoint's own.
  */
 
+/*
+ * for_each_thread() under rcu_read_lock().  Between 6.1 and 6.12 the
+ * macro gained a lockdep condition, lockdep_is_held(&tasklist_lock), which
+ * with CONFIG_PROVE_RCU_LIST references tasklist_lock, a symbol modules
+ * cannot link against (modpost: "tasklist_lock" undefined).  Walk the same
+ * RCU list without that condition: callers hold rcu_read_lock(), which
+ * list_for_each_entry_rcu() checks by itself.
+ */
+#include <linux/rculist.h>
+#include <linux/sched/signal.h>
+#define kp_compat_for_each_thread_rcu(p, t)				\
+	list_for_each_entry_rcu(t, &(p)->signal->thread_head, thread_node)
+
 #endif /* _KPROFILE_COMPAT_H */
