@@ -46,6 +46,23 @@ int kp_pmu_fix_perf_open(struct kp_pmu_fix *fix)
 }
 
 /**
+ * kp_pmu_fix_arm_ok() - arm @source in table mode; the test stops, with
+ *	the layer's reason, if that fails.
+ * @test: the running test.
+ * @fix:  the fixture.
+ * @source: a KPROFILE_SOURCE_* value.
+ */
+void kp_pmu_fix_arm_ok(struct kunit *test, struct kp_pmu_fix *fix, u32 source)
+{
+	char reason[KPROFILE_REASON_LEN] = "";
+
+	KUNIT_ASSERT_EQ_MSG(test, kp_pmu_arm(&fix->pmu, source,
+					     KPROFILE_MODE_TABLE, NULL,
+					     reason, sizeof(reason)), 0,
+			    "arming 0x%x: %s", source, reason);
+}
+
+/**
  * kp_pmu_fix_perf_close() - perf's last hardware event goes: it releases
  *	every counter (release_pmc_hardware()).
  * @fix: the fixture.

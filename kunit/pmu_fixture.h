@@ -87,5 +87,6 @@ u32 kp_pmu_fix_interval(struct kp_pmu_fix *fix, u32 source, u32 interval);
 void kp_test_consumer_init(struct kp_test_consumer *tc);
 int kp_pmu_fix_perf_open(struct kp_pmu_fix *fix);
 void kp_pmu_fix_perf_close(struct kp_pmu_fix *fix);
+void kp_pmu_fix_arm_ok(struct kunit *test, struct kp_pmu_fix *fix, u32 source);
 
 #endif /* _KPROFILE_PMU_FIXTURE_H */

@@ -26,16 +26,6 @@
 #define ISSUES		KPROFILE_SOURCE_TOTAL_ISSUES
 #define BRANCHES	KPROFILE_SOURCE_BRANCH_INSTRUCTIONS
 
-static void arm_ok(struct kunit *test, struct kp_pmu_fix *fix, u32 source)
-{
-	char reason[KPROFILE_REASON_LEN] = "";
-
-	KUNIT_ASSERT_EQ_MSG(test, kp_pmu_arm(&fix->pmu, source,
-					     KPROFILE_MODE_TABLE, NULL,
-					     reason, sizeof(reason)), 0,
-			    "arming 0x%x: %s", source, reason);
-}
-
 /*
  * F8: asking who holds the counters (EBUSY reasons, KPROFILE_IOC_SCHEDULE)
  * never reserves and releases through Linux's arbitration: perf's own
@@ -50,7 +40,7 @@ static void kp_regs_no_arbiter_probe(struct kunit *test)
 	char reason[KPROFILE_REASON_LEN];
 	struct kp_counter_holder h;
 
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	atomic_set(&fix->reserves, 0);
 	kp_pmu_holder(&fix->pmu, 1, &h);
 	KUNIT_EXPECT_EQ(test, h.kind, KP_HOLDER_FREE);
@@ -102,7 +92,7 @@ static void kp_regs_global_rmw_irqs_off(struct kunit *test)
 	unsigned int cpu = cpumask_last(cpu_online_mask), n;
 	u32 idx = ~0U;
 
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	kp_fake_log_clear(fix->fake);
 	kp_pmu_fix_cpu_down(fix, cpu);
 	kp_pmu_fix_cpu_up(fix, cpu);
@@ -135,7 +125,7 @@ static void kp_regs_shutdown(struct kunit *test)
 	unsigned int cpu;
 	u32 idx = ~0U;
 
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	KUNIT_ASSERT_EQ(test, kp_pmu_claim_counting(pmu, BRANCHES,
 						    KPROFILE_MODE_USER, "t",
 						    &idx), 0);
@@ -191,7 +181,7 @@ static void kp_regs_full_width(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, 0x923456789abcULL);
 	kp_pmu_fix_interval(fix, MISPRED, 10000);
 	kp_fake_log_clear(fake);
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,
 						    A_PMC0), num_online_cpus());
 	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,
@@ -211,7 +201,7 @@ static void kp_regs_no_full_width(struct kunit *test)
 	fix = kp_pmu_fix_build(test, fake);
 	kp_pmu_fix_up(fix);
 	kp_fake_log_clear(fake);
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,
 						    A_PMC0), 0U);
 	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, KP_FAKE_ALL_CPUS,

@@ -27,16 +27,6 @@
 #define ISSUES		KPROFILE_SOURCE_TOTAL_ISSUES
 #define BRANCHES	KPROFILE_SOURCE_BRANCH_INSTRUCTIONS
 
-static void arm_ok(struct kunit *test, struct kp_pmu_fix *fix, u32 source)
-{
-	char reason[KPROFILE_REASON_LEN] = "";
-
-	KUNIT_ASSERT_EQ_MSG(test, kp_pmu_arm(&fix->pmu, source,
-					     KPROFILE_MODE_TABLE, NULL,
-					     reason, sizeof(reason)), 0,
-			    "arming 0x%x: %s", source, reason);
-}
-
 /* perf's NMI watchdog select on AMD: cycles (0x76), USR, OS, INT, EN. */
 #define WATCHDOG_SEL	0x530076ULL
 
@@ -70,8 +60,8 @@ static void kp_state_teardown_amd(struct kunit *test)
 	fix = kp_pmu_fix_build(test, fake);
 	fix->perf = BIT(2);
 	kp_pmu_fix_up(fix);
-	arm_ok(test, fix, ISSUES);
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	/* nmi_watchdog=0: perf writes the select without EN, releases. */
 	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, K7_SEL0 + 2,
 			WATCHDOG_SEL & ~KP_EVTSEL_EN);
@@ -116,7 +106,7 @@ static void kp_state_teardown_intel(struct kunit *test)
 	fix = kp_pmu_fix_build(test, fake);
 	kp_fake_log_clear(fake);
 	kp_pmu_fix_up(fix);
-	arm_ok(test, fix, ISSUES);
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
 	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
 	kp_pmu_fix_down(fix);
 	for (i = 1; i < 4; i++) {
@@ -151,7 +141,7 @@ static void kp_state_cpuhp(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, kp_fake_lvtpc_count(fake, cpu), 1U);
 	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
 
-	arm_ok(test, fix, ISSUES);
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
 	for_each_online_cpu(cpu)
 		KUNIT_EXPECT_TRUE(test, kp_fake_msr_get(fake, cpu, SEL0) &
 				  KP_EVTSEL_EN);
@@ -198,7 +188,7 @@ static void kp_state_hotplug(struct kunit *test)
 	};
 
 	kp_pmu_fix_interval(fix, MISPRED, 10000);
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	kp_pmu_fix_cpu_down(fix, cpu);
 	kp_fake_msr_set(fix->fake, cpu, PMC0, 0);
 	kp_fake_msr_set(fix->fake, cpu, SEL0, 0);
@@ -221,7 +211,7 @@ static void kp_state_resume(struct kunit *test)
 	};
 
 	kp_pmu_fix_interval(fix, MISPRED, 10000);
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	kp_fake_msr_set(fix->fake, cpu, K7_CTR0, 0);
 	kp_fake_msr_set(fix->fake, cpu, K7_SEL0, 0);
 	kp_fake_msr_set(fix->fake, cpu, AMD_GCTL, 0);
@@ -255,7 +245,7 @@ static void kp_state_reserve(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, h.kind, KP_HOLDER_RESERVED);
 	KUNIT_EXPECT_STREQ(test, h.owner, "pid 7");
 
-	arm_ok(test, fix, ISSUES);
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
 	KUNIT_EXPECT_TRUE(test, kp_fake_msr_get(fix->fake, 0, SEL0 + 1) &
 			  KP_EVTSEL_EN);
 	KUNIT_EXPECT_EQ(test, kp_pmu_arm(&fix->pmu, MISPRED,
@@ -296,7 +286,7 @@ static void kp_state_reserve_fails(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fix->fake), 0U);
 	fix->perf = 0;
 
-	arm_ok(test, fix, ISSUES);
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
 	kp_fake_log_clear(fix->fake);
 	KUNIT_EXPECT_EQ(test, kp_reserve(&fix->pmu, first, 1, NULL, NULL,
 					 NULL, "t", &r, reason,
@@ -370,7 +360,7 @@ static void kp_state_schedule(struct kunit *test)
 	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 2, 48);
 	struct kprofile_schedule s = {};
 
-	arm_ok(test, fix, MISPRED);
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
 	s.nr_sources = 3;
 	s.sources[0] = ISSUES;
 	s.sources[1] = MISPRED;
