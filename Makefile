@@ -95,8 +95,10 @@ load: module
 	insmod $(BUILD)/kprofile.ko
 unload:
 	rmmod kprofile
-# make install / uninstall [DESTDIR=] [PREFIX=]: install.mk.
+# make install / uninstall [DESTDIR=] [PREFIX=]: install.mk; through
+# DKMS: dkms.mk.
 include install.mk
+include dkms.mk
 
 # Real counts on a machine with a PMU; skips (and says why) elsewhere.
 hwtest: module tool
@@ -124,6 +126,7 @@ help:
 	@echo "make load|unload   bare metal, as root"
 	@echo "make install|uninstall [DESTDIR=] [PREFIX=/usr/local]   module, tool, udev rule,"
 	@echo "                   group kprofile, modules-load.d, man pages, completion, Python"
+	@echo "make dkms-install|dkms-remove   the module through DKMS (then: make install-userspace)"
 	@echo "make man           the man pages (build/man)"
 	@echo "make hwtest        real-PMU tests (bare metal)"
 	@echo "make checkpatch|sparse|kunit|vmtest|debugvm   one test layer"

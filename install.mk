@@ -38,16 +38,22 @@ KO ?= $(BUILD)/kprofile.ko
 TOOL_BIN ?= $(TOOL_DIR)/kprofile
 GROUP_MARK := /var/lib/kprofile/created-group
 
-.PHONY: install install-files uninstall
+.PHONY: install install-userspace install-files install-userspace-files uninstall
 
 install: module tool man
 	@$(MAKE) --no-print-directory install-files
+# Everything but the module (which DKMS installs: make dkms-install).
+install-userspace: tool man
+	@$(MAKE) --no-print-directory install-userspace-files
 
 install-files:
 	@test -f $(KO) || { echo "install: no $(KO) (make module)" >&2; exit 1; }
+	install -D -m 0644 $(KO) $(DESTDIR)$(MODDIR)/kprofile.ko
+	@$(MAKE) --no-print-directory install-userspace-files
+
+install-userspace-files:
 	@test -x $(TOOL_BIN) || { echo "install: no $(TOOL_BIN) (make tool)" >&2; exit 1; }
 	@test -n "$(MAN_OUT)" || { echo "install: no man pages (make man)" >&2; exit 1; }
-	install -D -m 0644 $(KO) $(DESTDIR)$(MODDIR)/kprofile.ko
 	install -D -m 0755 $(TOOL_BIN) $(DESTDIR)$(BINDIR)/kprofile
 	install -D -m 0644 udev/60-kprofile.rules $(DESTDIR)$(UDEVRULESDIR)/60-kprofile.rules
 	install -D -m 0644 modules-load.d/kprofile.conf $(DESTDIR)$(MODLOADDIR)/kprofile.conf
@@ -71,7 +77,7 @@ install-files:
 			groupadd --system kprofile && mkdir -p $(dir $(GROUP_MARK)) && \
 			touch $(GROUP_MARK) && echo "install: created group kprofile"; \
 		fi && \
-		depmod -a $(KREL) && \
+		{ [ ! -f $(DESTDIR)$(MODDIR)/kprofile.ko ] || depmod -a $(KREL); } && \
 		if command -v udevadm >/dev/null && [ -d /run/udev ]; then \
 			udevadm control --reload && \
 			udevadm trigger --action=change --subsystem-match=misc --sysname-match=kprofile; \
