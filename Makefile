@@ -22,7 +22,7 @@ SHARE ?=
 JOBS ?= 2
 export JOBS CMD
 
-.PHONY: all module tool man check demo vm-run vmtest kunit debugvm fuzz load \
+.PHONY: all module tool man installvm check demo vm-run vmtest kunit debugvm fuzz load \
 	unload hwtest checkpatch sparse deps clean help
 
 all: module tool
@@ -102,6 +102,11 @@ unload:
 include install.mk
 include dkms.mk
 
+# make install on a real Debian 12 system (debootstrap root, systemd,
+# udev) in QEMU, booted twice; not part of make check (testing/README.md).
+installvm: deps
+	@testing/installvm/run.sh
+
 # Real counts on a machine with a PMU; skips (and says why) elsewhere.
 hwtest: module tool
 	@if [ -x testing/hwtest.sh ]; then testing/hwtest.sh; \
@@ -130,6 +135,7 @@ help:
 	@echo "                   group kprofile, modules-load.d, man pages, completion, Python"
 	@echo "make dkms-install|dkms-remove   the module through DKMS (then: make install-userspace)"
 	@echo "make man           the man pages (build/man)"
+	@echo "make installvm     make install, reboot, use as a group member: Debian 12 in QEMU"
 	@echo "make hwtest        real-PMU tests (bare metal)"
 	@echo "make checkpatch|sparse|kunit|vmtest|debugvm   one test layer"
 	@echo "make fuzz [SECONDS=300] [SEED=N]   the ioctl fuzzer in the debug kernel"
