@@ -51,6 +51,10 @@ else
 		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; 2>/dev/null | sed 's/^/    | /'
 	fi
 fi
+# KP_DKMS_KO_OUT=FILE: also leave the module there (make installvm loads it).
+if [ -f "$ko" ] && [ -n "${KP_DKMS_KO_OUT:-}" ]; then
+	cp "$ko" "$KP_DKMS_KO_OUT"
+fi
 if [ -f "$ko" ]; then
 	t_is "its version is VERSION's (modinfo)" "$(/sbin/modinfo -F version "$ko")" "$version"
 	t_like "it is built for $rel (vermagic)" "$(/sbin/modinfo -F vermagic "$ko")" "^$rel "

@@ -9,7 +9,8 @@
 #           built here), alice joins group kprofile, power off;
 #   boot 2  the same disk: the module loaded at boot, /dev/kprofile
 #           root:kprofile 0660, alice records ./prog without sudo, a user
-#           outside the group is refused, make uninstall undoes it all.
+#           outside the group is refused, make uninstall undoes it all,
+#           and the module dkms built (testing/host/dkms.sh) loads.
 # Prints the second boot's TAP and "passed=N failed=M skipped=0" (the
 # host-hook format of testing/check.sh).  Not part of make check: about
 # 4 minutes warm on 2 cores (testing/README.md).
@@ -29,6 +30,9 @@ make -s -C "$KP_ROOT" module KDIR="/usr/src/linux-headers-$rel" >"$log" 2>&1 ||
 	{ tail -n 20 "$log"; kp_die "make module failed"; }
 make -s -C "$KP_ROOT" tool man >>"$log" 2>&1 || { tail -n 20 "$log"; kp_die "make tool man failed"; }
 progs=$(kp_build_progs)
+# The module as DKMS builds it (dkms.conf, signed with a MOK; cached).
+KP_DKMS_KO_OUT=$work/kprofile-dkms.ko "$KP_ROOT/testing/host/dkms.sh" >"$work/dkms.log" 2>&1 ||
+	{ tail -n 20 "$work/dkms.log"; kp_die "dkms build failed"; }
 root=$("$KP_ROOT/testing/installvm/rootfs.sh")
 
 # The disk: the cached root, the payload in /kp, the kernel's module
@@ -44,6 +48,7 @@ img=$work/root
 "${sudo[@]}" cp -rL "$KP_ROOT/tools/python/kprofile" "$img/kp/src/tools/python/"
 "${sudo[@]}" cp -r "$KP_BUILD/man" "$img/kp/src/build/"
 "${sudo[@]}" cp -L "$KP_BUILD/kprofile.ko" "$img/kp/kprofile.ko"
+"${sudo[@]}" cp "$work/kprofile-dkms.ko" "$img/kp/kprofile-dkms.ko"
 "${sudo[@]}" cp "$KP_BUILD/tool/kprofile" "$progs/spin" "$KP_ROOT/testing/installvm/stage.sh" "$img/kp/"
 "${sudo[@]}" tee "$img/etc/systemd/system/kp-stage.service" >/dev/null <<'UNIT'
 [Unit]
