@@ -5,7 +5,8 @@
 # Commands and options come from the tool's own --help, so they cannot
 # drift from it; source names from `kprofile sources --names` (the loaded
 # module's), or both built-in tables when the module is not loaded; PIDs
-# for -p, files for -i/-o (record and top: -i is the interval).
+# for -p, files for -i/-o (record and top: -i is the interval).  Options
+# in CLI11 groups are listed after "Options:" too, under their group's name.
 
 # _kprofile_help TOOL [CMD]: the --help of TOOL (CMD), cached per shell.
 _kprofile_help()
@@ -75,7 +76,8 @@ _kprofile()
 		[[ $cur == *,* ]] && pre=${cur%,*},
 		mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$(_kprofile_sources "$tool")" -- "${cur##*,}")
 		return 0 ;;
-	record:-s | record:--source | top:-s | top:--source | report:--source)
+	record:-s | record:--source | top:-s | top:--source | record:-e | record:--event | \
+	top:-e | top:--event | report:--source)
 		mapfile -t COMPREPLY < <(compgen -W "$(_kprofile_sources "$tool")" -- "$cur")
 		return 0 ;;
 	sources:-i | sources:--interface)
@@ -85,7 +87,7 @@ _kprofile()
 		mapfile -t COMPREPLY < <(compgen -W \
 			"k8 fam10h fam15h zen1 zen2 zen3 zen4 zen5 hygon other" -- "$cur")
 		return 0 ;;
-	report:--sort)
+	report:-s | report:--sort)
 		mapfile -t COMPREPLY < <(compgen -W "overhead hits source object symbol" -- "$cur")
 		return 0 ;;
 	*:-i | *:--interval | *:-b | *:--bucket | *:-C | *:--cpu | *:--duration | \
@@ -100,7 +102,7 @@ _kprofile()
 			words=$(_kprofile_help "$tool" | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p')
 		fi
 	elif [[ $cur == -* ]]; then
-		words=$(_kprofile_help "$tool" "$cmd" | sed -n '/^Options:/,/^$/p' |
+		words=$(_kprofile_help "$tool" "$cmd" | sed -n '/^Options:/,$p' |
 			grep -oE '^ +(-[A-Za-z],)?--[a-z][a-z0-9-]*' | tr ', ' '\n\n')
 		[[ $cmd == record || $cmd == top || $cmd == stat ]] && words+=" --"
 	else

@@ -29,7 +29,7 @@ t_like "bash: kprofile <TAB> offers every command of --help" \
 	"$(bcomp kprofile '' | tr '\n' ' ')" 'info .*sources .*interval .*record .*report .*top .*stat'
 out=$(bcomp kprofile record -)
 missing=()
-for o in $("$tool" record --help | sed -n '/^Options:/,/^$/p' |
+for o in $("$tool" record --help | sed -n '/^Options:/,$p' |
 	grep -oE '^ +(-[A-Za-z],)?--[a-z][a-z0-9-]*' | tr ', ' '\n\n'); do
 	printf '%s\n' "$out" | grep -qx -- "$o" || missing+=("$o")
 done

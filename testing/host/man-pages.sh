@@ -20,7 +20,7 @@ render() {
 
 # options HELP: the options a --help text lists ("-s", "--source", ...).
 options() {
-	sed -n '/^Options:/,/^$/p' | grep -oE '^  +(-[A-Za-z],)?--[a-z][a-z0-9-]*' |
+	sed -n '/^Options:/,$p' | grep -oE '^  +(-[A-Za-z],)?--[a-z][a-z0-9-]*' |
 		tr ',' '\n' | tr -d ' '
 }
 
