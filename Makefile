@@ -125,7 +125,7 @@ clean:
 	rm -f Module.symvers modules.order .*.cmd
 
 help:
-	@echo "make               the module (for KDIR=$(KDIR)) and the tool"
+	@echo "make               the module (for KDIR=$(or $(KDIR),?: no build tree for $(KVER))) and the tool"
 	@echo "make module|tool   one of them"
 	@echo "make check         every test layer (installs what it needs)"
 	@echo "make demo          the module and tool in Debian's kernel under QEMU"
