@@ -2,11 +2,16 @@
 # kprofile: the one entry point.  `make help` lists the targets; README.md
 # says what they are for.  (Kbuild, not this file, drives kernel builds.)
 
-# The kernel to build the module for: the running kernel's build tree if
-# it exists, else the newest installed Debian headers.
+# The kernel to build the module for: the running kernel's build tree
+# (its headers package), or KDIR=.  Nothing else is guessed: a module
+# built against other headers would not load (`make module` says what to
+# install instead).
 KVER ?= $(shell uname -r)
-KDIR ?= $(firstword $(wildcard /lib/modules/$(KVER)/build) \
-	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n1))
+KDIR ?= $(patsubst %/Makefile,%,$(wildcard /lib/modules/$(KVER)/build/Makefile))
+
+# The project version: the one file VERSION (MODULE_VERSION, the tool,
+# the Python package and DKMS read it).
+KP_VERSION := $(strip $(file <$(CURDIR)/VERSION))
 
 BUILD := $(CURDIR)/build
 TOOL_DIR := $(BUILD)/tool
@@ -17,14 +22,20 @@ SHARE ?=
 JOBS ?= 2
 export JOBS CMD
 
-.PHONY: all module tool check demo vm-run vmtest kunit debugvm fuzz load \
-	unload install hwtest checkpatch sparse deps clean help
+.PHONY: all module tool man installvm check demo vm-run vmtest kunit debugvm fuzz load \
+	unload hwtest checkpatch sparse deps clean help
 
 all: module tool
 
 module:
-	@test -n "$(KDIR)" || { echo "no kernel build tree: install linux-headers-amd64 or pass KDIR=" >&2; exit 1; }
-	@dir=$$($(KBUILD) $(KDIR) | tail -n1) && mkdir -p $(BUILD) && \
+	@test -n "$(KDIR)" || { \
+		echo "make module: no build tree for the running kernel $(KVER)" >&2; \
+		echo "  (/lib/modules/$(KVER)/build).  Install its headers:" >&2; \
+		echo "    Debian, Ubuntu: sudo apt install linux-headers-$(KVER)" >&2; \
+		echo "    Fedora:         sudo dnf install kernel-devel-$(KVER)" >&2; \
+		echo "  or build for another kernel: make module KDIR=/path/to/its/build" >&2; \
+		exit 1; }
+	@out=$$($(KBUILD) $(KDIR)) && dir=$$(printf '%s\n' "$$out" | tail -n1) && mkdir -p $(BUILD) && \
 		ln -sf $$dir/kmod/kprofile.ko $(BUILD)/kprofile.ko && \
 		echo "module: $(BUILD)/kprofile.ko (for $(KDIR))"
 
@@ -38,6 +49,16 @@ tool:
 	else \
 		echo "tool: no tools/CMakeLists.txt yet; skipped"; \
 	fi
+
+# Man pages: one scdoc source per page, man/NAME.SECTION.scd ->
+# build/man/NAME.SECTION (docs/install.md says why scdoc).
+MAN_SRC := $(wildcard man/*.scd)
+MAN_PAGES := $(patsubst man/%.scd,%,$(MAN_SRC))
+MAN_OUT := $(addprefix $(BUILD)/man/,$(MAN_PAGES))
+man: $(MAN_OUT)
+$(BUILD)/man/%: man/%.scd VERSION
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(KP_VERSION)/g' $< | scdoc > $@.tmp && mv $@.tmp $@
 
 deps:
 	testing/deps.sh
@@ -76,10 +97,15 @@ load: module
 	insmod $(BUILD)/kprofile.ko
 unload:
 	rmmod kprofile
-install: module
-	$(MAKE) -C $(KDIR) M=$$(dirname $$(dirname $$(readlink -f $(BUILD)/kprofile.ko))) modules_install
-	depmod -a $(KVER)
-	@if [ -f $(TOOL_DIR)/Makefile ]; then cmake --install $(TOOL_DIR); fi
+# make install / uninstall [DESTDIR=] [PREFIX=]: install.mk; through
+# DKMS: dkms.mk.
+include install.mk
+include dkms.mk
+
+# make install on a real Debian 12 system (debootstrap root, systemd,
+# udev) in QEMU, booted twice; not part of make check (testing/README.md).
+installvm: deps
+	@testing/installvm/run.sh
 
 # Real counts on a machine with a PMU; skips (and says why) elsewhere.
 hwtest: module tool
@@ -99,12 +125,17 @@ clean:
 	rm -f Module.symvers modules.order .*.cmd
 
 help:
-	@echo "make               the module (for KDIR=$(KDIR)) and the tool"
+	@echo "make               the module (for KDIR=$(or $(KDIR),?: no build tree for $(KVER))) and the tool"
 	@echo "make module|tool   one of them"
 	@echo "make check         every test layer (installs what it needs)"
 	@echo "make demo          the module and tool in Debian's kernel under QEMU"
 	@echo "make vm-run CMD='...' [CPU=intel|amd] [SHARE=DIR]"
-	@echo "make load|unload|install   bare metal, as root"
+	@echo "make load|unload   bare metal, as root"
+	@echo "make install|uninstall [DESTDIR=] [PREFIX=/usr/local]   module, tool, udev rule,"
+	@echo "                   group kprofile, modules-load.d, man pages, completion, Python"
+	@echo "make dkms-install|dkms-remove   the module through DKMS (then: make install-userspace)"
+	@echo "make man           the man pages (build/man)"
+	@echo "make installvm     make install, reboot, use as a group member: Debian 12 in QEMU"
 	@echo "make hwtest        real-PMU tests (bare metal)"
 	@echo "make checkpatch|sparse|kunit|vmtest|debugvm   one test layer"
 	@echo "make fuzz [SECONDS=300] [SEED=N]   the ioctl fuzzer in the debug kernel"

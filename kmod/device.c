@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * device.c - /dev/kprofile: the misc device, its ioctl dispatch and the
- * info ioctl.  Each ioctl is one small function; those of a concern live
- * in that concern's file.
+ * device.c - /dev/kprofile: the misc device, its ioctl dispatch, and the
+ * info and version ioctls.  Each ioctl is one small function; those of a
+ * concern live in that concern's file.
  */
 #include <linux/compat.h>
 #include <linux/cpumask.h>
@@ -69,6 +69,20 @@ static long kp_ioctl_info_ex(struct kp_device *dev, void __user *argp)
 	return ret;
 }
 
+static long kp_ioctl_version(void __user *argp)
+{
+	struct kprofile_version v;
+
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	v.abi_version = KPROFILE_ABI_VERSION;
+	v.major = KPROFILE_VERSION_MAJOR;
+	v.minor = KPROFILE_VERSION_MINOR;
+	v.patch = KPROFILE_VERSION_PATCH;
+	strscpy(v.version, KPROFILE_VERSION, sizeof(v.version));
+	return copy_to_user(argp, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
 static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
@@ -80,6 +94,8 @@ static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 		return kp_ioctl_info(dev, argp);
 	case KPROFILE_IOC_INFO_EX:
 		return kp_ioctl_info_ex(dev, argp);
+	case KPROFILE_IOC_VERSION:
+		return kp_ioctl_version(argp);
 	case KPROFILE_IOC_QUERY_SOURCE:
 		return kp_ioctl_query_source(dev, argp);
 	case KPROFILE_IOC_LIST_SOURCES:

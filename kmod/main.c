@@ -81,3 +81,5 @@ module_exit(kp_exit);
 
 MODULE_DESCRIPTION("Windows profile sources on the x86 performance counters");
 MODULE_LICENSE("GPL");
+/* The project version (file VERSION, via kmod/Kbuild); KPROFILE_IOC_VERSION. */
+MODULE_VERSION(KPROFILE_VERSION);

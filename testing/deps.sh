@@ -28,6 +28,10 @@ pkgs=(
 	libdw-dev libgtest-dev libncurses-dev ccache
 	# host-side tests and the test-output parser
 	python3
+	# installing like a distribution does (testing/host/install-*.sh):
+	# man pages from scdoc sources, DKMS, the completion scripts' hosts,
+	# and the Python package's build backend in a venv
+	scdoc man-db dkms bash-completion zsh python3-venv python3-setuptools
 )
 
 missing=()

@@ -24,7 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 rel=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' \
 	"$kdir/include/generated/utsrelease.h" 2>/dev/null)
 out=$root/build/kmod-$rel-$(echo "$kdir" | sha256sum | cut -c1-8)${KP_FLAVOR:+-$KP_FLAVOR}
-srcs=(Kbuild Kconfig kmod kunit include)
+srcs=(Kbuild Kconfig VERSION kmod kunit include)
 
 mkdir -p "$out"
 exec 9>"$out.lock"

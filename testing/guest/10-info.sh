@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # 10-info: the module is loaded, /dev/kprofile is there with mode 0600,
 # the info ioctl answers (raw and through the tool), an unknown ioctl
-# fails with ENOTTY, and the module unloads and loads again.
+# fails with ENOTTY, the module's version (MODULE_VERSION, the version
+# ioctl) is the tool's, and the module unloads and loads again.
 . "$KP_GUEST/lib.sh"
-plan 19
+plan 21
 
 check "kprofile.ko is loaded" module_loaded
 check "/dev/kprofile is a character device" test -c /dev/kprofile
@@ -42,11 +43,20 @@ if have_tool; then
 	json=$(kprofile info --json 2>&1)
 	like "$json" '^[[:space:]]*\{' "kprofile info --json prints a JSON object"
 	like "$json" "\"$vendor\"" "kprofile info --json has the vendor"
+	# Module and tool are built from one tree, so from one VERSION.
+	tv=$(kprofile --version 2>&1 | sed -n '1s/^kprofile \([^ ]*\) .*/\1/p')
+	tv=${tv:-"(no version in kprofile --version)"}
+	is "$(cat /sys/module/kprofile/version 2>&1)" "$tv" \
+		"the module's MODULE_VERSION is the tool's version ($tv)"
+	like "$(kprofile --version 2>&1)" "^module: $tv \\(ABI [0-9]+\\), /dev/kprofile$" \
+		"kprofile --version shows the module's version from KPROFILE_IOC_VERSION"
 else
 	skip "kprofile info exits 0" "tool not built"
 	skip "kprofile info shows interface None" "tool not built"
 	skip "kprofile info --json prints a JSON object" "tool not built"
 	skip "kprofile info --json has the vendor" "tool not built"
+	skip "the module's MODULE_VERSION is the tool's version" "tool not built"
+	skip "kprofile --version shows the module's version" "tool not built"
 fi
 
 check "rmmod kprofile" rmmod kprofile

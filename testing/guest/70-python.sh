@@ -3,15 +3,21 @@
 # 70-python: the Python binding (tools/python) against the real module:
 # its unittest suite (tests/test_device.py; the layout test needs a C
 # compiler and skips here, it runs on the host), and the worked example,
-# which profiles spin with ProfileTime and prints the hottest buckets.
+# which profiles spin with ProfileTime and prints the hottest buckets; and
+# the installed package (as `make install` puts it in the site directory)
+# imports with no PYTHONPATH.
 . "$KP_GUEST/lib.sh"
-plan 8
+plan 9
 
 py=/usr/bin/python3
 if [ ! -x $py ] || [ ! -d /kp/python ]; then
-	for i in 1 2 3 4 5 6 7 8; do skip "python binding" "no python3 in the image"; done
+	for i in 1 2 3 4 5 6 7 8 9; do skip "python binding" "no python3 in the image"; done
 	exit 0
 fi
+
+out=$(cd / && env -u PYTHONPATH $py -c 'import kprofile; print(kprofile.__file__, kprofile.__version__)' 2>&1)
+like "$out" '^/usr/lib/python3[.0-9]*/dist-packages/kprofile/__init__.py [0-9]+\.[0-9]+\.[0-9]+' \
+	"import kprofile works with no PYTHONPATH (the installed package, with its version)"
 
 out=$($py -m unittest discover -v -s /kp/python/tests 2>&1)
 rc=$?

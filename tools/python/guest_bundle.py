@@ -10,11 +10,14 @@ shared libraries it and its extension modules need,
 and exactly the standard-library modules the binding's tests and example
 import (found by importing them here, on the host) are copied to the same
 paths under STAGE, so the guest runs /usr/bin/python3 with no PYTHONHOME.
-The binding, its tests and examples go to STAGE/kp/python.
+The binding, its tests and examples go to STAGE/kp/python, and the
+package, as `make install PREFIX=/usr` installs it, to the interpreter's
+site directory (/usr/lib/python3/dist-packages).
 """
 import importlib.util
 import os
 import shutil
+import site
 import subprocess
 import sys
 import sysconfig
@@ -104,6 +107,14 @@ def main():
     shutil.rmtree(dest, ignore_errors=True)
     shutil.copytree(HERE, dest, ignore=shutil.ignore_patterns(
         "__pycache__", "*.pyc", "guest_bundle.py"))
+    # The package where `make install PREFIX=/usr` puts it (install.mk:
+    # the interpreter's site directory under /usr/lib), so the guest
+    # imports it with no PYTHONPATH (70-python checks that).
+    site_dir = next(d for d in site.getsitepackages() if d.startswith("/usr/lib"))
+    pkg = stage + os.path.join(site_dir, "kprofile")
+    shutil.rmtree(pkg, ignore_errors=True)
+    shutil.copytree(os.path.join(HERE, "kprofile"), pkg,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ struct SourcesOptions {
 	std::string family;		// AMD family for the Amd64 table
 	std::vector<std::string> names;	// only these sources
 	bool conflicts = false;		// can the named sources run together?
+	bool names_only = false;	// one name a line (shell completion)
 };
 
 struct Listing {
@@ -134,6 +135,11 @@ void run_sources(const SourcesOptions &opts, const Context &ctx)
 		listing.sources = only(listing, opts.names);
 		view.all = true;	// a source asked for by name is shown
 	}
+	if (opts.names_only) {
+		for (const auto &e : select_sources(listing.sources, view))
+			print_out(e.name + "\n");
+		return;
+	}
 	if (opts.json) {
 		print_json(sources_json(listing.sources, view));
 		return;
@@ -170,6 +176,8 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		     "Add the Select (event select MSR value) and EBX (Emon bit) columns");
 	cmd.add_flag("--json", opts->json,
 		     "Print a JSON array of sources (keys: tools/README.md)");
+	cmd.add_flag("--names", opts->names_only,
+		     "Print only the names, one a line (what shell completion offers)");
 	cmd.add_flag("--conflicts", opts->conflicts,
 		     "Say whether the SOURCEs can be armed together now, on which counters, "
 		     "and what holds the others");

@@ -65,6 +65,18 @@ Result<std::optional<kprofile_info_ex>> Device::info_ex() const
 	return std::optional<kprofile_info_ex>{x};
 }
 
+Result<std::optional<kprofile_version>> Device::version() const
+{
+	kprofile_version v{};
+
+	if (int err = call(KPROFILE_IOC_VERSION, &v)) {
+		if (err == ENOTTY)
+			return std::optional<kprofile_version>{};
+		return fail(Op::Info, err);
+	}
+	return std::optional<kprofile_version>{v};
+}
+
 Result<kprofile_info> Device::checked_info() const
 {
 	auto info = this->info();

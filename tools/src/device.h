@@ -35,6 +35,9 @@ public:
 	// perf holds them), the AMD family, the usable counters.  nullopt
 	// from a module that predates it (ENOTTY).
 	Result<std::optional<kprofile_info_ex>> info_ex() const;
+	// KPROFILE_IOC_VERSION: the module's release.  nullopt from a module
+	// that predates it (ENOTTY).
+	Result<std::optional<kprofile_version>> version() const;
 	// KPROFILE_IOC_QUERY_SOURCE: answered for unsupported sources too.
 	Result<kprofile_source_info> query_source(std::uint32_t source) const;
 	// KPROFILE_IOC_LIST_SOURCES, sized by asking first (ENOSPC).

@@ -42,12 +42,13 @@ std::vector<std::string> load_module_hints()
 std::vector<std::string> permission_hints(const std::string &device)
 {
 	return {
-		fmt::format("{} is mode 0600, owned by root. Run as root (sudo kprofile ...),", device),
-		"or let a group use it with a udev rule, then reload the module:",
-		"  echo 'KERNEL==\"kprofile\", GROUP=\"kprofile\", MODE=\"0660\"' |",
-		"    sudo tee /etc/udev/rules.d/70-kprofile.rules",
-		"  sudo groupadd -f kprofile && sudo usermod -aG kprofile $USER",
-		"  sudo make unload load          (log in again for the new group)",
+		fmt::format("The module creates {} mode 0600, owned by root. Run as root", device),
+		"(sudo kprofile ...), or let group kprofile use it: `sudo make install`",
+		"installs the udev rule (60-kprofile.rules) and creates the group; by hand:",
+		"  echo 'KERNEL==\"kprofile\", SUBSYSTEM==\"misc\", GROUP=\"kprofile\", MODE=\"0660\"' |",
+		"    sudo tee /etc/udev/rules.d/60-kprofile.rules",
+		"  sudo groupadd -f kprofile && sudo udevadm trigger /dev/kprofile",
+		"Then: sudo usermod -aG kprofile $USER, and log in again.",
 	};
 }
 

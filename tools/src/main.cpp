@@ -13,6 +13,7 @@
 
 #include "command.h"
 #include "source_parse.h"
+#include "version.h"
 
 using namespace kprofile;
 
@@ -101,7 +102,12 @@ int main(int argc, char **argv)
 	app.add_option("--device", ctx.device, "The kprofile device")
 		->type_name("PATH")
 		->capture_default_str();
-	app.set_version_flag("--version", fmt::format("kprofile (ABI {})", KPROFILE_ABI_VERSION));
+	app.set_version_flag("--version", [&ctx] {
+		const std::string text =
+			render_version(tool_version(), query_module_version(ctx.device), ctx.device);
+
+		return text.substr(0, text.size() - 1);	// CLI11 adds the newline
+	}, "Print the tool's, the ABI's and the loaded module's versions and exit");
 	app.footer(exit_codes);
 	for (const auto &c : commands) {
 		CLI::App *sub = app.add_subcommand(c.name, c.summary);

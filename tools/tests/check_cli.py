@@ -45,6 +45,18 @@ def main():
         expect("%s --help exits 0 and documents %s" % (cmd, opt), run(tool, cmd, "--help"), 0,
                opt, stream="stdout")
 
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "VERSION"),
+              encoding="ascii") as f:
+        version = f.read().strip()
+    proc = run(tool, "--device", "/nonexistent/kprofile", "--version")
+    check("--version: the VERSION file's version and the ABI, no module line without a device",
+          proc.returncode == 0 and proc.stdout.splitlines() == ["kprofile %s (ABI 1)" % version],
+          proc.stdout + proc.stderr)
+    proc = run(tool, "--device", "/dev/null", "--version")
+    check("--version with a device that is not kprofile says so",
+          proc.returncode == 0 and "module: version unknown: /dev/null" in proc.stdout,
+          proc.stdout + proc.stderr)
+
     expect("no module: exit 2, says how to load it",
            run(tool, "--device", "/nonexistent/kprofile", "info"), 2,
            "cannot open /nonexistent/kprofile", "not loaded", "insmod", "modprobe")

@@ -45,6 +45,9 @@ TEST(Errors, NoPermission)
 		EXPECT_TRUE(has(e, "run as root") || has(e, "Run as root")) << e.message();
 		EXPECT_TRUE(has(e, "KERNEL==\"kprofile\"")) << e.message();
 		EXPECT_TRUE(has(e, "/etc/udev/rules.d/")) << e.message();
+		// The rule make install installs, by the same name.
+		EXPECT_TRUE(has(e, "sudo make install")) << e.message();
+		EXPECT_TRUE(has(e, "60-kprofile.rules")) << e.message();
 	}
 }
 

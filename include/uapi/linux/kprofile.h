@@ -145,6 +145,34 @@ struct kprofile_info_ex {
 	char amd_family_name[16];
 };
 
+#define KPROFILE_VERSION_LEN	32	/* kprofile_version.version */
+
+/**
+ * struct kprofile_version - KPROFILE_IOC_VERSION: which kprofile release
+ *	the running module is (the project's semantic version, the file
+ *	VERSION of the source tree; what `modinfo kprofile` shows as
+ *	version).
+ * @size:	 out: sizeof(struct kprofile_version).
+ * @abi_version: KPROFILE_ABI_VERSION of the running module.
+ * @major:	 the version's major number,
+ * @minor:	 minor number,
+ * @patch:	 and patch number.
+ * @reserved:	 zero.
+ * @version:	 the whole version, NUL-terminated, e.g. "1.2.0" or
+ *		 "1.3.0-rc1" (semver: pre-release and build suffixes here only).
+ *
+ * Modules that predate it fail with ENOTTY.
+ */
+struct kprofile_version {
+	__u32 size;
+	__u32 abi_version;
+	__u32 major;
+	__u32 minor;
+	__u32 patch;
+	__u32 reserved[3];
+	char version[KPROFILE_VERSION_LEN];
+};
+
 /* kprofile_source_info.flags */
 #define KPROFILE_SOURCE_SUPPORTED	(1U << 0) /* usable on this machine */
 #define KPROFILE_SOURCE_TIMER		(1U << 1) /* ProfileTime: an hrtimer */
@@ -590,6 +618,7 @@ struct kprofile_thread_list {
 #define KPROFILE_IOC_THREAD_ENABLE	_IOW(KPROFILE_IOC_MAGIC, 0x0A, struct kprofile_thread_enable)
 #define KPROFILE_IOC_SET_HW_CONFIG_EX	_IOWR(KPROFILE_IOC_MAGIC, 0x0B, struct kprofile_hw_config_set)
 #define KPROFILE_IOC_INFO_EX		_IOR(KPROFILE_IOC_MAGIC, 0x0C, struct kprofile_info_ex)
+#define KPROFILE_IOC_VERSION		_IOR(KPROFILE_IOC_MAGIC, 0x0D, struct kprofile_version)
 
 /*
  * On a profile fd.  START (NtStartProfile): pin the buffer, arm the

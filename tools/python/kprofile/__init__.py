@@ -6,11 +6,27 @@
         for s in dev.sources():
             print(s.value, s.name, s.supported)
 """
+import os as _os
+
 from . import abi
 from .device import (Device, HwCounter, Info, InfoEx, KprofileError, Profile,
                      Reservation, Schedule, Source, ThreadData, ThreadEntry,
-                     ThreadProfile)
+                     ThreadProfile, Version)
+
+
+def _version():
+    """The project version: the file VERSION (in the source tree a link to
+    the top-level one; an installed package carries a copy)."""
+    try:
+        with open(_os.path.join(_os.path.dirname(__file__), "VERSION"),
+                  encoding="ascii") as f:
+            return f.read().strip()
+    except OSError:
+        return "unknown"
+
+
+__version__ = _version()
 
 __all__ = ["abi", "Device", "HwCounter", "Info", "InfoEx", "KprofileError",
            "Profile", "Reservation", "Schedule", "Source", "ThreadData", "ThreadEntry",
-           "ThreadProfile"]
+           "ThreadProfile", "Version", "__version__"]

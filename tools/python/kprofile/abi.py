@@ -18,6 +18,7 @@ REASON_LEN = 128
 VENDOR_LEN = 16
 MAX_COUNTERS = 16
 NO_COUNTER = 0xFFFFFFFF
+VERSION_LEN = 32
 
 # enum kprofile_interface
 INTERFACE_NONE = 0
@@ -131,6 +132,18 @@ class kprofile_info_ex(_Struct):
         ("info", kprofile_info),
         ("state_reason", c_char * REASON_LEN),
         ("amd_family_name", c_char * 16),
+    ]
+
+
+class kprofile_version(_Struct):
+    _fields_ = [
+        ("size", c_uint32),
+        ("abi_version", c_uint32),
+        ("major", c_uint32),
+        ("minor", c_uint32),
+        ("patch", c_uint32),
+        ("reserved", c_uint32 * 3),
+        ("version", c_char * VERSION_LEN),
     ]
 
 
@@ -311,7 +324,8 @@ class kprofile_thread_list(_Struct):
 
 # Every uapi struct, by its C name (the layout test walks this).
 STRUCTS = {cls.__name__: cls for cls in (
-    kprofile_info, kprofile_info_ex, kprofile_source_info, kprofile_source_list,
+    kprofile_info, kprofile_info_ex, kprofile_version, kprofile_source_info,
+    kprofile_source_list,
     kprofile_interval, kprofile_schedule, kprofile_counter_desc,
     kprofile_reserve, kprofile_create_profile, kprofile_profile_stats,
     kprofile_profile_stats_ex,
@@ -333,6 +347,7 @@ IOC_QUERY_HW_CONFIG = _IOR(IOC_MAGIC, 0x09, kprofile_hw_config)
 IOC_THREAD_ENABLE = _IOW(IOC_MAGIC, 0x0A, kprofile_thread_enable)
 IOC_SET_HW_CONFIG_EX = _IOWR(IOC_MAGIC, 0x0B, kprofile_hw_config_set)
 IOC_INFO_EX = _IOR(IOC_MAGIC, 0x0C, kprofile_info_ex)
+IOC_VERSION = _IOR(IOC_MAGIC, 0x0D, kprofile_version)
 IOC_START = _IO(IOC_MAGIC, 0x40)
 IOC_STOP = _IO(IOC_MAGIC, 0x41)
 IOC_PROFILE_STATS = _IOR(IOC_MAGIC, 0x42, kprofile_profile_stats)

@@ -97,6 +97,15 @@ class InfoEx:
 
 
 @dataclass
+class Version:
+    abi_version: int
+    major: int
+    minor: int
+    patch: int
+    version: str
+
+
+@dataclass
 class Source:
     value: int
     name: str
@@ -334,6 +343,14 @@ class Device:
                       x.amd_family, _text(x.amd_family_name), x.busy_mask,
                       x.counter_mask, _text(x.state_reason))
 
+    def version(self):
+        """The module's release (KPROFILE_IOC_VERSION); raises
+        KprofileError with ENOTTY from a module older than it."""
+        v = abi.kprofile_version()
+        _ioctl(self.fd, "VERSION", v)
+        return Version(v.abi_version, v.major, v.minor, v.patch,
+                       _text(v.version))
+
     # --- sources ---------------------------------------------------------
 
     def sources(self):
@@ -475,8 +492,24 @@ class Device:
         if bitmap is not None:
             cp.cpus = ctypes.addressof(bitmap)
             cp.cpus_size = ctypes.sizeof(bitmap)
-        fd = _ioctl(self.fd, "CREATE_PROFILE", cp)
+        try:
+            fd = _ioctl(self.fd, "CREATE_PROFILE", cp)
+        except KprofileError as e:
+            # EOPNOTSUPP: the source is not supported here; the module
+            # says why in the source's own record.
+            if e.errno != _errno.EOPNOTSUPP or e.reason:
+                raise
+            raise KprofileError(e.errno, e.request,
+                                self._refusal(cp.source)) from None
         return Profile(fd, buckets, base, bucket_shift)
+
+    def _refusal(self, source):
+        """Why @source is unsupported here (the module's reason), or ""."""
+        try:
+            s = self.query_source(source)
+        except KprofileError:
+            return ""
+        return "" if s.supported else "%s: %s" % (s.name, s.reason)
 
     # --- thread profiling ------------------------------------------------
 

@@ -57,6 +57,13 @@ class DeviceTest(unittest.TestCase):
         self.assertIn(i.vendor, ("GenuineIntel", "AuthenticAMD",
                                  "HygonGenuine", i.vendor))
 
+    def test_version_is_the_packages(self):
+        v = self.need(self.dev.version)
+        self.assertEqual(v.abi_version, abi.ABI_VERSION)
+        self.assertEqual(v.version, kprofile.__version__)
+        self.assertEqual("%d.%d.%d" % (v.major, v.minor, v.patch),
+                         v.version.split("-")[0].split("+")[0])
+
     def test_info_ex_agrees_with_info(self):
         x = self.dev.info_ex()
         self.assertEqual(x.info, self.info)
@@ -224,6 +231,19 @@ class DeviceTest(unittest.TestCase):
         with self.assertRaises(kprofile.KprofileError) as cm:
             self.need(self.dev.create_profile, 0x1000, 0x1000, 1)
         self.assertEqual(cm.exception.errno, errno.EINVAL)
+
+    def test_refused_counter_source_says_why(self):
+        if self.has_pmu:
+            self.skipTest("this machine has a PMU (%s)"
+                          % self.info.interface_name)
+        with self.assertRaises(kprofile.KprofileError) as cm:
+            self.need(self.dev.create_profile, 0, 1 << 47, 31,
+                      source="TotalIssues")
+        self.assertEqual(cm.exception.errno, errno.EOPNOTSUPP)
+        why = self.dev.query_source("TotalIssues").reason
+        self.assertTrue(why)
+        self.assertIn(why, cm.exception.reason)
+        self.assertIn(why, str(cm.exception))
 
     def test_profile_time_counts_own_loop(self):
         # The whole user half, in 2 GiB buckets: every hit of this

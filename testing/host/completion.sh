@@ -1,0 +1,93 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Host hook: shell completion.  The bash script is sourced and its
+# function called with COMP_WORDS, as bash does on <TAB>; the zsh function
+# runs in zsh -f with the completion builtins replaced by stubs that print
+# what would be offered.  The tool is build/tool/kprofile with no module
+# loaded, so source names come from the built-in tables.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+tool=$KP_BUILD/tool/kprofile
+[ -x "$tool" ] || { t_skip "completion" "no $tool (make tool)"; t_done; exit; }
+export PATH=$KP_BUILD/tool:$PATH
+
+# bcomp WORD...: what bash completion offers for the last WORD.
+bcomp() {
+	bash -c '. "$1/completions/kprofile.bash"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kprofile
+		printf "%s\n" "${COMPREPLY[@]}"' bcomp "$KP_ROOT" "$@"
+}
+
+out=$(bcomp kprofile record -s Profile)
+t_like "bash: kprofile record -s Profile<TAB> offers source names" "$out" '^ProfileTotalIssues$'
+t_is "bash: ... and only names starting with Profile" \
+	"$(printf '%s\n' "$out" | grep -vc '^Profile')" 0
+t_like "bash: kprofile record -s ProfileTi<TAB> completes ProfileTime" \
+	"$(bcomp kprofile record -s ProfileTi)" '^ProfileTime$'
+t_is "bash: kprofile rec<TAB> is record" "$(bcomp kprofile rec)" record
+t_like "bash: kprofile <TAB> offers every command of --help" \
+	"$(bcomp kprofile '' | tr '\n' ' ')" 'info .*sources .*interval .*record .*report .*top .*stat'
+out=$(bcomp kprofile record -)
+missing=()
+for o in $("$tool" record --help | sed -n '/^Options:/,$p' |
+	grep -oE '^ +(-[A-Za-z],)?--[a-z][a-z0-9-]*' | tr ', ' '\n\n'); do
+	printf '%s\n' "$out" | grep -qx -- "$o" || missing+=("$o")
+done
+t_is "bash: kprofile record -<TAB> offers every option of record --help" "${missing[*]}" ""
+t_like "bash: -p offers PIDs (this shell's)" "$(bcomp kprofile record -p "$$")" "^$$\$"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+touch "$tmp/kp-rec.data"
+t_like "bash: report -i offers files" "$(bcomp kprofile report -i "$tmp/kp-r")" "^$tmp/kp-rec.data\$"
+t_like "bash: record -o offers files" "$(bcomp kprofile record -o "$tmp/kp-r")" "^$tmp/kp-rec.data\$"
+t_is "bash: record -i is the interval: no files" "$(bcomp kprofile record -i "$tmp/kp-r")" ""
+t_is "bash: sources -i offers the interfaces" "$(bcomp kprofile sources -i '' | tr '\n' ' ')" "emon amd64 "
+t_like "bash: stat -s completes the last of a comma list" \
+	"$(bcomp kprofile stat -s ProfileTime,ProfileTotalI)" '^ProfileTime,ProfileTotalIssues$'
+t_like "bash: after -- a command name" "$(bcomp kprofile record -- bas)" '^bash$'
+
+# zsh: stubs print what compadd and friends would offer.
+zcomp() {
+	local prefix=$1
+	shift
+	zsh -f -c '
+		compadd() {
+			local arrays=0 a
+			while (( $# )); do
+				case $1 in
+				-a) arrays=1 ;;
+				-[SPJXVxWpsiIrRMFEDOA]) shift ;;
+				--) shift; break ;;
+				-*) ;;
+				*) break ;;
+				esac
+				shift
+			done
+			if (( arrays )); then for a; do print -l -- ${(P)a}; done
+			else print -l -- "$@"; fi
+		}
+		_wanted() { shift 3; "$@" }
+		_call_program() { shift; eval "$*" }
+		_describe() { local -a arr; arr=(${(P)2}); print -l -- ${arr%%:*} }
+		_files() { print -- "<files>" }
+		_pids() { print -- "<pids>" }
+		_normal() { print -- "<normal:$words[1]:$CURRENT>" }
+		_message() { print -- "<message:$*>" }
+		_sequence() { shift; "$@" }
+		compset() { return 1 }
+		PREFIX=$1; shift
+		words=("$@"); CURRENT=$#
+		source $KP_ROOT/completions/_kprofile' zcomp "$prefix" "$@"
+}
+export KP_ROOT
+t_check "zsh: _kprofile parses (zsh -n)" zsh -n "$KP_ROOT/completions/_kprofile"
+out=$(zcomp Profile kprofile record -s Profile)
+t_like "zsh: kprofile record -s Profile<TAB> offers source names" "$out" '^ProfileTotalIssues$'
+t_like "zsh: kprofile <TAB> offers the commands" "$(zcomp '' kprofile '' | tr '\n' ' ')" \
+	'info .*sources .*record .*stat'
+t_like "zsh: record --<TAB> offers --source and --output" "$(zcomp -- kprofile record -- | tr '\n' ' ')" \
+	'--source .*--output'
+t_is "zsh: -p offers PIDs" "$(zcomp '' kprofile record -p '')" "<pids>"
+t_is "zsh: report -i offers files" "$(zcomp '' kprofile report -i '')" "<files>"
+t_is "zsh: after -- the command line" "$(zcomp '' kprofile record -- ls '')" "<normal:ls:2>"
+t_done
