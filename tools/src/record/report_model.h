@@ -61,6 +61,10 @@ struct Report {
 	std::vector<SourceTotals> sources;
 	std::vector<Row> rows;
 	std::vector<std::string> warnings;
+	// Rows left out because they got under 0.05 hits (they would print
+	// as "0.0"), and their hits: counted in the totals, not shown.
+	std::size_t hidden_rows = 0;
+	double hidden_hits = 0;
 };
 
 // One non-zero bucket, for --raw.
