@@ -72,7 +72,7 @@ TEST(RecordJson, ReportKeysAreStable)
 
 	EXPECT_EQ(keys(doc), (std::set<std::string>{"version", "machine", "target", "pid",
 						    "command", "duration_ns", "sources", "rows",
-						    "warnings"}));
+						    "warnings", "hidden_rows", "hidden_hits"}));
 	EXPECT_EQ(doc["version"], kReportJsonVersion);
 	ASSERT_EQ(doc["sources"].size(), 1U);
 	EXPECT_EQ(keys(doc["sources"][0]),

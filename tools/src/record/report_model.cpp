@@ -35,6 +35,41 @@ std::string unresolved_name(const ProfileData &data, const RangeRecord &r, std::
 	return hex(addr);
 }
 
+// The part of the runtime range [lo, hi) that @view translates, as
+// (runtime lo, table lo, table hi).  Translation is linear over one
+// segment, so when only one end translates (a coarse bucket that runs
+// past the object's last PT_LOAD, or starts before its first), the
+// translatable part is found by bisection.
+struct Translated {
+	std::uint64_t lo, tlo, thi;
+};
+
+std::optional<Translated> translate_range(const RangeResolver::View &view, std::uint64_t lo,
+					  std::uint64_t hi)
+{
+	if (!view.table || !view.translate || hi <= lo)
+		return std::nullopt;
+	auto a = view.translate(lo), b = view.translate(hi - 1);
+	if (a && b)
+		return Translated{lo, *a, *b + 1};
+	if (!a && !b)
+		return std::nullopt;
+	std::uint64_t good = a ? lo : hi - 1, bad = a ? hi - 1 : lo;
+	while (good + 1 != bad && bad + 1 != good) {
+		std::uint64_t mid = good / 2 + bad / 2 + (good & bad & 1);
+		if (view.translate(mid))
+			good = mid;
+		else
+			bad = mid;
+	}
+	if (a)
+		return Translated{lo, *a, *view.translate(good) + 1};
+	return Translated{good, *view.translate(good), *b + 1};
+}
+
+// Rows that would print as "0.0" hits.
+constexpr double kHiddenBelow = 0.05;
+
 } // namespace
 
 std::string source_name(const ProfileData &data, std::uint32_t value)
@@ -185,23 +220,19 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 			t.attributed += hits;
 			const std::uint64_t lo = r.bucket_base(i);
 			const std::uint64_t hi = std::min(lo + r.bucket_size(), r.base + r.size);
-			std::optional<std::uint64_t> tlo, thi;
-			if (view.table && view.translate) {
-				tlo = view.translate(lo);
-				thi = view.translate(hi - 1);
-			}
+			const auto tr = translate_range(view, lo, hi);
 			Split split;
-			if (tlo && thi)
-				split = split_bucket(*view.table, *tlo, *thi + 1, hits);
+			if (tr)
+				split = split_bucket(*view.table, tr->tlo, tr->thi, hits);
 			if (split.parts.empty()) {
 				add(unresolved_name(data, r, lo), false, static_cast<double>(hits),
 				    true, lo, hits);
 				continue;
 			}
 			for (const auto &p : split.parts) {
-				std::uint64_t at = lo;
-				if (p.symbol->start > *tlo)
-					at = lo + (p.symbol->start - *tlo);
+				std::uint64_t at = tr->lo;
+				if (p.symbol->start > tr->tlo)
+					at = tr->lo + (p.symbol->start - tr->tlo);
 				add(p.symbol->name, true, p.hits, split.exact, at, hits);
 			}
 		}
@@ -225,6 +256,11 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		rep.sources.push_back(t);
 	}
 	for (auto &[key, row] : rows) {
+		if (row.hits < kHiddenBelow) {
+			rep.hidden_rows++;
+			rep.hidden_hits += row.hits;
+			continue;
+		}
 		const auto &t = totals[row.source];
 		row.overhead = t.total ? 100.0 * row.hits / static_cast<double>(t.total) : 0.0;
 		rep.rows.push_back(std::move(row));
@@ -255,17 +291,15 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 			b.address = r.bucket_base(i);
 			b.size = r.bucket_size();
 			b.hits = r.buckets[i];
-			std::optional<std::uint64_t> tlo;
-			if (view.table && view.translate)
-				tlo = view.translate(b.address);
-			if (tlo) {
-				for (const auto &o : view.table->overlaps(*tlo, *tlo + b.size)) {
+			const std::uint64_t end = std::min(b.address + b.size, r.base + r.size);
+			if (const auto tr = translate_range(view, b.address, end)) {
+				for (const auto &o : view.table->overlaps(tr->tlo, tr->thi)) {
 					if (!b.symbol.empty())
 						b.symbol += " | ";
 					b.symbol += o.symbol->name;
-					if (*tlo > o.symbol->start) {
+					if (tr->tlo > o.symbol->start) {
 						b.symbol += '+';
-						b.symbol += hex(*tlo - o.symbol->start);
+						b.symbol += hex(tr->tlo - o.symbol->start);
 					}
 				}
 			}

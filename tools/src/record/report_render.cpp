@@ -86,9 +86,14 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 	}
 	if (report.rows.empty())
 		out += "# (no hits: the target may have been idle, or too short for the interval)\n";
+	if (report.hidden_rows)
+		out += fmt::format("# {} symbol{} with under 0.05 hits each ({:.2f} in all) not shown\n",
+				   report.hidden_rows, report.hidden_rows == 1 ? "" : "s",
+				   report.hidden_hits);
 	if (any_ambiguous)
-		out += "#\n# * some hits came from buckets shared with another symbol; they were split "
-		       "by bytes of overlap (record with a smaller -b for exact attribution)\n";
+		out += "#\n# * some hits came from buckets shared with another symbol: split by the "
+		       "bytes of the\n#   sized functions in them (a symbol without a size takes "
+		       "no share next to one);\n#   record with a smaller -b for exact attribution\n";
 	return out;
 }
 
@@ -128,6 +133,8 @@ json report_json(const ProfileData &data, const Report &report)
 				       {"resolved", r.resolved}, {"ambiguous", r.ambiguous},
 				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)}});
 	doc["warnings"] = report.warnings;
+	doc["hidden_rows"] = report.hidden_rows;
+	doc["hidden_hits"] = report.hidden_hits;
 	return doc;
 }
 
