@@ -41,9 +41,11 @@ TEST(RecordLaunch, MissingCommandIsAnErrorWithAdvice)
 	try {
 		cmd.exec();
 		FAIL() << "exec of a missing file succeeded";
-	} catch (const RecordError &e) {
-		EXPECT_EQ(e.error(), ENOENT);
-		EXPECT_NE(e.advice().find("PATH"), std::string::npos);
+	} catch (const kprofile::Failure &f) {
+		EXPECT_EQ(f.error().err, ENOENT);
+		EXPECT_EQ(f.error().code, kprofile::ExitCode::Usage);
+		ASSERT_FALSE(f.error().hints.empty());
+		EXPECT_NE(f.error().hints[0].find("PATH"), std::string::npos);
 	}
 }
 
@@ -64,8 +66,8 @@ TEST(RecordLaunch, CpuListsAndSourceNames)
 	EXPECT_EQ(parse_source("TotalCycles", known), 0x13U);
 	EXPECT_EQ(parse_source("0x13", known), 0x13U);
 	EXPECT_EQ(parse_source("19", known), 0x13U);
-	EXPECT_THROW(parse_source("ProfileNothing", known), RecordError);
-	EXPECT_THROW(parse_source("0x99", known), RecordError);
+	EXPECT_THROW(parse_source("ProfileNothing", known), kprofile::Failure);
+	EXPECT_THROW(parse_source("0x99", known), kprofile::Failure);
 }
 
 TEST(RecordLaunch, ScheduleErrorSaysWhichSourcesFitTogether)
@@ -78,14 +80,16 @@ TEST(RecordLaunch, ScheduleErrorSaysWhichSourcesFitTogether)
 	s.counters[1] = KPROFILE_NO_COUNTER;
 	s.counters[2] = KPROFILE_NO_COUNTER;
 	std::snprintf(s.reason, sizeof(s.reason), "counter 0 is held by the NMI watchdog");
-	RecordError e = schedule_error({"ProfileTotalIssues", "ProfileBranchInstructions",
-					"ProfileCacheMisses"}, s);
-	const std::string what = e.what();
-	EXPECT_EQ(e.error(), EBUSY);
-	EXPECT_EQ(e.kind(), RecordError::Kind::Refused);
+	kprofile::Error e = schedule_error({"ProfileTotalIssues", "ProfileBranchInstructions",
+					     "ProfileCacheMisses"}, s);
+	const std::string what = e.what;
+	EXPECT_EQ(e.err, EBUSY);
+	EXPECT_EQ(e.code, kprofile::ExitCode::Refused);
+	ASSERT_EQ(e.hints.size(), 1U);
+	const std::string advice = e.hints[0];
 	EXPECT_NE(what.find("ProfileBranchInstructions, ProfileCacheMisses"), std::string::npos) << what;
 	EXPECT_NE(what.find("NMI watchdog"), std::string::npos) << what;
-	EXPECT_NE(e.advice().find("these fit together: ProfileTotalIssues"), std::string::npos)
-		<< e.advice();
-	EXPECT_NE(e.advice().find("kernel.nmi_watchdog=0"), std::string::npos) << e.advice();
+	EXPECT_NE(advice.find("these fit together: ProfileTotalIssues"), std::string::npos)
+		<< advice;
+	EXPECT_NE(advice.find("kernel.nmi_watchdog=0"), std::string::npos) << advice;
 }

@@ -21,24 +21,8 @@ void fail(const std::exception &e)
 	Error err;
 
 	err.what = e.what();
-	if (const auto *re = dynamic_cast<const RecordError *>(&e)) {
-		err.err = re->error();
-		switch (re->kind()) {
-		case RecordError::Kind::Device:
-			err.code = ExitCode::Device;
-			break;
-		case RecordError::Kind::Usage:
-			err.code = ExitCode::Usage;
-			break;
-		case RecordError::Kind::Refused:
-			err.code = ExitCode::Refused;
-			break;
-		case RecordError::Kind::Internal:
-			err.code = ExitCode::Internal;
-			break;
-		}
-		if (!re->advice().empty())
-			err.hints.push_back(re->advice());
+	if (const auto *f = dynamic_cast<const Failure *>(&e)) {
+		throw *f;
 	} else if (dynamic_cast<const FormatError *>(&e)) {
 		err.code = ExitCode::Usage;
 	} else if (dynamic_cast<const std::invalid_argument *>(&e)) {

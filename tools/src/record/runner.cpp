@@ -66,15 +66,16 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
 }
 
-Run::Run(const TargetArgs &args, const std::string &device) : args_(args), dev_(device)
+Run::Run(const TargetArgs &args, const std::string &device)
+	: args_(args), dev_(Device::open(device).value())
 {
 	if (args_.command.empty() && !args_.pid && !args_.system)
-		throw RecordError(RecordError::Kind::Usage, 0, "nothing to profile",
-				  "give -- CMD ARGS..., -p PID, or -a for the whole system");
+		throw Failure(usage_error("nothing to profile",
+					  {"give -- CMD ARGS..., -p PID, or -a for the whole system"}));
 	if (args_.pid && !args_.command.empty())
-		throw RecordError(RecordError::Kind::Usage, 0, "-p and a command exclude each other",
-				  "use either -p PID or -- CMD ARGS...");
-	info_ = dev_.info();
+		throw Failure(usage_error("-p and a command exclude each other",
+					  {"use either -p PID or -- CMD ARGS..."}));
+	info_ = dev_.checked_info().value();
 }
 
 Run::~Run()
@@ -85,7 +86,7 @@ Run::~Run()
 void Run::start()
 {
 	SessionOptions so;
-	auto known = dev_.sources();
+	auto known = list_sources(dev_);
 	std::vector<std::string> names = args_.sources;
 
 	if (names.empty())
@@ -97,16 +98,16 @@ void Run::start()
 			dup |= s.value == v;
 		if (dup)
 			continue;
-		SourceDesc d = dev_.source(v);
+		SourceDesc d = query_source(dev_, v);
 		if (!d.supported)
-			throw RecordError(EOPNOTSUPP, d.name + " is not supported on this machine",
-					  d.reason.empty() ? "`kprofile sources` shows what is supported" :
-					  d.reason);
+			throw Failure(errno_error(EOPNOTSUPP, d.name + " is not supported on this machine",
+						  {d.reason.empty() ? "`kprofile sources` shows what is supported" :
+						   d.reason}));
 		if (args_.interval)
-			d.interval = dev_.set_interval(v, *args_.interval);
+			d.interval = dev_.set_interval(v, *args_.interval).value();
 		so.sources.push_back(d);
 	}
-	dev_.check_schedule(so.sources);
+	check_schedule(dev_, so.sources);
 	so.bucket_shift = args_.bucket_shift;
 	so.user = !args_.kernel_only;
 	so.kernel = !args_.user_only;
@@ -115,7 +116,7 @@ void Run::start()
 		try {
 			so.cpus = parse_cpu_list(args_.cpus);
 		} catch (const std::invalid_argument &e) {
-			throw RecordError(RecordError::Kind::Usage, 0, e.what());
+			throw Failure(usage_error(e.what()));
 		}
 	}
 	if (!args_.command.empty())
@@ -135,9 +136,9 @@ void Run::start()
 		session_->start_pending();
 		cmd_->resume();
 	} else if (!session_->follow()) {
-		throw RecordError(ESRCH, fmt::format("cannot read /proc/{}/maps", args_.pid),
-				  "the process does not exist, or you may not read its maps: "
-				  "profile your own processes or run as root");
+		throw Failure(errno_error(ESRCH, fmt::format("cannot read /proc/{}/maps", args_.pid),
+					  {"the process does not exist, or you may not read its maps: "
+					   "profile your own processes or run as root"}));
 	} else {
 		session_->start_pending();
 	}

@@ -50,7 +50,7 @@ public:
 	void stop();
 
 	Session &session() { return *session_; }
-	const ProfileDevice &device() const { return dev_; }
+	const Device &device() const { return dev_; }
 	// The command's shell-like exit code, when it exited by itself.
 	std::optional<int> command_exit() const { return command_exit_; }
 	bool interrupted() const;
@@ -59,7 +59,7 @@ public:
 
 private:
 	TargetArgs args_;
-	ProfileDevice dev_;
+	Device dev_;
 	std::unique_ptr<Command> cmd_;
 	std::unique_ptr<Session> session_;
 	std::optional<int> command_exit_;

@@ -14,7 +14,7 @@
 
 namespace kprofile::record {
 
-Session::Session(const ProfileDevice &dev, SessionOptions opts)
+Session::Session(const Device &dev, SessionOptions opts)
 	: dev_(dev), opts_(std::move(opts))
 {
 }
@@ -59,7 +59,7 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	req.cpus = opts_.cpus;
 
 	Live l;
-	l.profile = dev_.create(req);
+	l.profile = create_profile(dev_, req);
 	// Before start_pending(), profiles are only created: starting them
 	// together keeps the window where the catch-all counts hits that no
 	// object profile can yet see small.
@@ -89,9 +89,9 @@ void Session::start_base()
 	auto text = kernel_text_range(syms);
 	if (!text) {
 		if (opts_.kernel_required)
-			throw RecordError(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
-					  "kernel addresses are hidden: run as root, or set "
-					  "`sysctl kernel.kptr_restrict=0`");
+			throw Failure(errno_error(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
+						  {"kernel addresses are hidden: run as root, or set "
+						   "`sysctl kernel.kptr_restrict=0`"}));
 		notes_.push_back("kernel not profiled: /proc/kallsyms hides addresses "
 				 "(run as root or set kernel.kptr_restrict=0)");
 		return;
@@ -103,8 +103,9 @@ void Session::start_base()
 			add(RangeKind::Kernel, text->first, text->second - text->first,
 			    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s);
 		}
-	} catch (const RecordError &e) {
-		if (opts_.kernel_required || (e.error() != EPERM && e.error() != EACCES))
+	} catch (const Failure &f) {
+		const Error &e = f.error();
+		if (opts_.kernel_required || (e.err != EPERM && e.err != EACCES))
 			throw;
 		// Drop the kernel profiles we made; keep the user ones.
 		live_.erase(std::remove_if(live_.begin(), live_.end(),
@@ -112,7 +113,7 @@ void Session::start_base()
 						   return l.meta.base >= kKernelBase;
 					   }),
 			    live_.end());
-		notes_.push_back("kernel not profiled: " + e.advice());
+		notes_.push_back("kernel not profiled: " + (e.hints.empty() ? e.what : e.hints[0]));
 	}
 }
 
@@ -145,8 +146,8 @@ bool Session::follow()
 			try {
 				add(RangeKind::Object, m.start, m.end - m.start, opts_.bucket_shift,
 				    KPROFILE_MODE_USER, obj, m.offset, s);
-			} catch (const RecordError &e) {
-				if (e.error() == ESRCH)
+			} catch (const Failure &f) {
+				if (f.error().err == ESRCH)
 					return false;
 				throw;
 			}

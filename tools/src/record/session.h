@@ -35,7 +35,7 @@ struct SessionOptions {
 
 class Session {
 public:
-	Session(const ProfileDevice &dev, SessionOptions opts);
+	Session(const Device &dev, SessionOptions opts);
 	~Session();
 	Session(const Session &) = delete;
 	Session &operator=(const Session &) = delete;
@@ -71,7 +71,7 @@ private:
 		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src);
 	int object_index(const std::string &path);
 
-	const ProfileDevice &dev_;
+	const Device &dev_;
 	SessionOptions opts_;
 	std::vector<Live> live_;
 	std::vector<ObjectRecord> objects_;
