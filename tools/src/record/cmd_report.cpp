@@ -30,17 +30,18 @@ void run_report(const ReportOptions &opts)
 	try {
 		const std::vector<std::string> keys = parse_sort_keys(opts.sort);
 		ProfileData d = read_file(opts.input);
+		const std::vector<std::string> sources = resolve_source_filter(d, opts.sources);
 		FileResolver resolver;
 
 		if (opts.raw) {
-			auto buckets = raw_buckets(d, resolver, opts.sources);
+			auto buckets = raw_buckets(d, resolver, sources);
 			if (opts.json)
 				print_json(raw_json(d, buckets));
 			else
 				print_out(render_raw(buckets));
 			return;
 		}
-		Report rep = build_report(d, resolver, opts.sources);
+		Report rep = build_report(d, resolver, sources);
 		sort_rows(rep.rows, keys);
 		if (opts.limit && rep.rows.size() > opts.limit && opts.json)
 			rep.rows.resize(opts.limit);
@@ -65,7 +66,7 @@ void setup_report(CLI::App &cmd, Context &)
 	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)");
 	cmd.add_option("--sort", opts->sort,
 		       "Sort keys, comma-separated: overhead, hits, source, object, symbol");
-	cmd.add_option("--source", opts->sources, "Only these sources (names or values)")
+	cmd.add_option("--source", opts->sources, "Only these sources (names, aliases or values, as `kprofile sources`)")
 		->delimiter(',');
 	cmd.add_flag("--raw", opts->raw,
 		     "Dump every non-zero bucket with its address (kernrate style)");

@@ -54,6 +54,7 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_symbolize.cpp
 		${KP_FIX}/../test_record_split.cpp
 		${KP_FIX}/../test_record_attribution.cpp
+		${KP_FIX}/../test_record_filters.cpp
 		${KP_FIX}/../test_record_json.cpp
 		${KP_FIX}/../test_record_launch.cpp
 		${KP_FIX}/../test_record_memlock.cpp)

@@ -8,6 +8,11 @@
 #include <stdexcept>
 #include <tuple>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "source_parse.h"
+
 namespace kprofile::record {
 
 namespace {
@@ -94,6 +99,31 @@ bool source_matches(const ProfileData &data, std::uint32_t value,
 			return true;
 	}
 	return false;
+}
+
+std::vector<std::string> resolve_source_filter(const ProfileData &data,
+					       const std::vector<std::string> &filter)
+{
+	const Interface iface = parse_interface(data.machine.interface).value_or(Interface::None);
+	std::vector<std::string> out, have;
+
+	for (const auto &s : data.sources)
+		have.push_back(source_label(s.value, s.name));
+	for (const auto &text : filter) {
+		const ParsedSource p = parse_source(text, iface).value();
+		bool found = false;
+		for (const auto &s : data.sources)
+			if (s.value == p.value) {
+				out.push_back(s.name);
+				found = true;
+			}
+		if (!found)
+			throw Failure(usage_error(
+				fmt::format("the recording has no {}", source_label(p.value, p.name)),
+				{fmt::format("It has: {}.", fmt::join(have, ", ")),
+				 "Record it with `kprofile record -s SOURCE`."}));
+	}
+	return out;
 }
 
 std::string object_label(const ProfileData &data, const RangeRecord &range)

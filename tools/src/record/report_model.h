@@ -91,6 +91,14 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resolver,
 				   const std::vector<std::string> &source_filter = {});
 
+// Check a report's --source list against the recording, with the parser
+// every command uses (names, aliases, numbers, on the recording's
+// interface): the recorded names of the sources asked for.  Throws a
+// Usage Failure for an unknown name (with "did you mean") or a source the
+// recording does not have (naming the ones it has).
+std::vector<std::string> resolve_source_filter(const ProfileData &data,
+					       const std::vector<std::string> &filter);
+
 // The source's name as recorded, or its value in hex.
 std::string source_name(const ProfileData &data, std::uint32_t value);
 bool source_matches(const ProfileData &data, std::uint32_t value,

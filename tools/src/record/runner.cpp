@@ -13,6 +13,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "source_parse.h"
+
 namespace kprofile::record {
 
 namespace {
@@ -86,13 +88,14 @@ Run::~Run()
 void Run::start()
 {
 	SessionOptions so;
-	auto known = list_sources(dev_);
 	std::vector<std::string> names = args_.sources;
 
 	if (names.empty())
 		names.push_back("ProfileTime");
 	for (const auto &n : names) {
-		const std::uint32_t v = parse_source(n, known);
+		// The one SOURCE parser (aliases, did-you-mean), as stat/interval.
+		const std::uint32_t v =
+			kprofile::parse_source(n, static_cast<Interface>(info_.interface)).value().value;
 		bool dup = false;
 		for (const auto &s : so.sources)
 			dup |= s.value == v;
