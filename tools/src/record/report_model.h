@@ -44,6 +44,9 @@ struct Row {
 	std::uint64_t exact_hits = 0;	// hits from buckets wholly its own
 	double overhead = 0;	// percent of the source's total
 	std::optional<std::uint64_t> address;	// first runtime address seen
+	std::string comm;	// the process, when the recording says
+	std::int64_t pid = 0;	// 0: not per process
+	std::string srcline;	// "file.c:42" with --srcline, else ""
 };
 
 struct SourceTotals {
