@@ -63,6 +63,8 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	u->excludes(k);
 	app.add_option("--duration", a.duration, "stop after SECS seconds")
 		->check(CLI::PositiveNumber);
+	app.add_flag("--no-inherit", a.no_inherit,
+		     "profile only the command (or -p PID), not the processes it starts");
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
 }
 
@@ -112,6 +114,7 @@ void Run::start()
 	so.user = !args_.kernel_only;
 	so.kernel = !args_.user_only;
 	so.kernel_required = args_.kernel_only;
+	so.inherit = !args_.no_inherit;
 	if (!args_.cpus.empty()) {
 		try {
 			so.cpus = parse_cpu_list(args_.cpus);

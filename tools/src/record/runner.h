@@ -30,10 +30,12 @@ struct TargetArgs {
 	bool user_only = false;
 	bool kernel_only = false;
 	std::optional<double> duration;
+	bool no_inherit = false;		// do not follow children
 	std::vector<std::string> command;
 };
 
-// Add -s -i -b -p -a -C --user --kernel --duration and `-- CMD` to @app.
+// Add -s -i -b -p -a -C --user --kernel --duration --no-inherit and
+// `-- CMD` to @app.
 void add_target_options(CLI::App &app, TargetArgs &args);
 
 // A target being profiled: the device, the command (if any), the session.
