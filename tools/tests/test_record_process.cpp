@@ -12,6 +12,7 @@
 
 #include "record/kernel_modules.h"
 #include "record/process_tree.h"
+#include "record/process_view.h"
 
 using namespace kprofile::record;
 
@@ -118,4 +119,41 @@ TEST(RecordProcess, ModuleTextRanges)
 	EXPECT_EQ(m[2].name, "kprofile");
 	EXPECT_EQ(m[2].base, 0xffffffffc09ff000ULL) << "lowered to its first text symbol";
 	EXPECT_EQ(m[2].size, 102400U + 0x1000U);
+}
+
+// report --pid / --processes: each child's hits are its own.
+TEST(RecordProcess, ViewsOfOneProcess)
+{
+	ProfileData d;
+	d.pid = 10;
+	d.processes = {{10, 0, "sh"}, {11, 10, "spin"}, {12, 10, "spin"}};
+	auto range = [](RangeKind kind, std::int64_t pid, std::uint32_t hits) {
+		RangeRecord r;
+		r.kind = kind;
+		r.pid = pid;
+		r.bucket_shift = 4;
+		r.size = 16;
+		r.buckets = {hits};
+		return r;
+	};
+	d.ranges = {range(RangeKind::CatchAll, 10, 2), range(RangeKind::CatchAll, 11, 50),
+		    range(RangeKind::Object, 11, 45), range(RangeKind::CatchAll, 12, 70),
+		    range(RangeKind::Object, 12, 66)};
+	auto t = process_totals(d);
+	ASSERT_EQ(t.size(), 3U);
+	EXPECT_EQ(t[0].process.pid, 12) << "busiest first";
+	EXPECT_EQ(t[0].total, 70U);
+	EXPECT_EQ(t[0].attributed, 66U);
+	EXPECT_EQ(t[2].process.comm, "sh");
+	const std::string table = render_processes(d);
+	EXPECT_NE(table.find("spin"), std::string::npos) << table;
+
+	ProfileData one = only_process(d, 11);
+	ASSERT_EQ(one.ranges.size(), 2U);
+	EXPECT_EQ(one.ranges[1].buckets[0], 45U);
+	EXPECT_EQ(one.pid, 11);
+	ProfileData old;
+	old.pid = 5;
+	old.ranges = {range(RangeKind::CatchAll, 0, 9)};
+	EXPECT_EQ(only_process(old, 5).ranges.size(), 1U) << "a file without pids is its pid's";
 }

@@ -20,8 +20,10 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/report_render.cpp
 	${KP_RECORD_DIR}/profile_device.cpp
 	${KP_RECORD_DIR}/memlock.cpp
+	${KP_RECORD_DIR}/args_check.cpp
 	${KP_RECORD_DIR}/process_tree.cpp
 	${KP_RECORD_DIR}/kernel_modules.cpp
+	${KP_RECORD_DIR}/process_view.cpp
 	${KP_RECORD_DIR}/session.cpp
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp

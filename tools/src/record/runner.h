@@ -22,7 +22,8 @@ namespace kprofile::record {
 // The options record and top have in common.
 struct TargetArgs {
 	std::vector<std::string> sources;	// names or values; default ProfileTime
-	std::optional<std::uint32_t> interval;
+	std::optional<std::string> interval;	// -i: units allowed (args_check.h)
+	std::optional<double> frequency;	// -F HZ (ProfileTime)
 	std::uint32_t bucket_shift = 4;
 	pid_t pid = 0;
 	bool system = false;
@@ -64,8 +65,14 @@ private:
 	Device dev_;
 	std::unique_ptr<Command> cmd_;
 	std::unique_ptr<Session> session_;
+	// Put back the machine-wide intervals -i/-F changed (idempotent).
+	void restore_intervals();
+
 	std::optional<int> command_exit_;
 	kprofile_info info_{};
+	std::vector<std::uint8_t> cpus_;
+	// (source, interval before -i/-F), restored when the recording ends.
+	std::vector<std::pair<std::uint32_t, std::uint32_t>> saved_intervals_;
 };
 
 } // namespace kprofile::record
