@@ -44,13 +44,23 @@
 #endif
 
 /*
- * perf's verdict on the PMU (detection, F1): perf_get_x86_pmu_capability()
- * is exported since 3.x; its struct has kept these fields.  It returns all
- * zeros when perf initialised no PMU (and WARNs on hybrid parts: callers
- * must not ask there).
+ * perf's verdict on the PMU (detection, F1).  kp_compat_perf_caps() returns
+ * false when it cannot tell (then detection reads the MSRs instead).
+ *
+ * perf_get_x86_pmu_capability() answers with perf's PMU version, counters
+ * and width; it returns all zeros when perf initialised no PMU (and WARNs
+ * on hybrid parts: callers must not ask there).  Since the 6.19 cycle it
+ * is exported to KVM's modules only (EXPORT_SYMBOL_FOR_KVM, "module:kvm,..."
+ * in Module.symvers; compat.mk defines KP_PERF_CAPS_KVM_ONLY then).  There,
+ * ask perf whether it can create a hardware event at all: the "cpu" PMU
+ * (PERF_TYPE_RAW) exists only when perf's hardware check passed at boot,
+ * and -ENOENT means no PMU took the event.  The event is created disabled
+ * for the calling task and released at once: it is never scheduled, so
+ * no counter is written.  Process context only.
  */
 #include <asm/perf_event.h>
-static inline void kp_compat_perf_caps(u32 *version, u32 *counters,
+#ifndef KP_PERF_CAPS_KVM_ONLY
+static inline bool kp_compat_perf_caps(u32 *version, u32 *counters,
 				       u32 *width)
 {
 	struct x86_pmu_capability cap;
@@ -59,7 +69,36 @@ static inline void kp_compat_perf_caps(u32 *version, u32 *counters,
 	*version = cap.version > 0 ? cap.version : 0;
 	*counters = cap.num_counters_gp > 0 ? cap.num_counters_gp : 0;
 	*width = cap.bit_width_gp > 0 ? cap.bit_width_gp : 0;
+	return true;
 }
+#else
+#include <linux/perf_event.h>
+#include <linux/err.h>
+#include <linux/sched.h>
+static inline bool kp_compat_perf_caps(u32 *version, u32 *counters,
+				       u32 *width)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_RAW,
+		.size = sizeof(attr),
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_event *ev;
+
+	*version = 0;
+	*width = 0;
+	ev = perf_event_create_kernel_counter(&attr, -1, current, NULL, NULL);
+	if (!IS_ERR(ev)) {
+		perf_event_release_kernel(ev);
+		*counters = 1;	/* at least: perf does not say how many */
+		return true;
+	}
+	*counters = 0;
+	return PTR_ERR(ev) == -ENOENT;
+}
+#endif
 
 /*
  * CPU feature bits detection asks about that older kernels lack

@@ -18,3 +18,11 @@ endif
 ifneq ($(wildcard $(srctree)/include/linux/sched/exec_state.h),)
 ccflags-y += -DKP_HAVE_EXEC_STATE_H
 endif
+
+# perf_get_x86_pmu_capability() exported to KVM's modules only (the 6.19
+# cycle's EXPORT_SYMBOL_FOR_KVM: a "module:kvm,..." namespace in
+# Module.symvers, which no other module may import).  compat.h asks perf
+# another way then.  Without a Module.symvers, assume the old export.
+ifneq ($(shell awk -F'\t' '$$2 == "perf_get_x86_pmu_capability" && $$5 ~ /^module:/' $(objtree)/Module.symvers 2>/dev/null),)
+ccflags-y += -DKP_PERF_CAPS_KVM_ONLY
+endif

@@ -60,10 +60,9 @@ static void kp_real_platform(void *ctx, struct kp_platform *p)
 	/* perf_get_x86_pmu_capability() WARNs on hybrid parts. */
 	if (p->features & KP_FEAT_HYBRID)
 		return;
-	p->perf_known = true;
-	kp_compat_perf_caps(&p->perf_version, &p->perf_counters,
-			    &p->perf_width);
-	p->perf_pmu = p->perf_counters > 0;
+	p->perf_known = kp_compat_perf_caps(&p->perf_version,
+					    &p->perf_counters, &p->perf_width);
+	p->perf_pmu = p->perf_known && p->perf_counters > 0;
 }
 
 static const struct kp_hw_ops kp_real_ops = {

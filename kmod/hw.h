@@ -41,12 +41,17 @@ struct kp_cpuid_regs {
  *	perf's verdict and the boot CPU's feature bits.  Detection takes
  *	these instead of writing a counter (review finding F1).
  * @perf_known:	   perf could answer: perf_get_x86_pmu_capability() does
- *		   not describe hybrid PMUs (it WARNs and says nothing there).
+ *		   not describe hybrid PMUs (it WARNs and says nothing there),
+ *		   and where only KVM may call it, an event probe that failed
+ *		   for another reason than "no PMU" leaves it unknown
+ *		   (kp_compat_perf_caps()).
  * @perf_pmu:	   perf initialised a hardware PMU (its check_hw_exists()
  *		   passed at boot): general-purpose counters > 0.
- * @perf_version:  perf's PMU version (0 on AMD before PerfMonV2).
- * @perf_counters: perf's general-purpose counters.
- * @perf_width:	   their width.
+ * @perf_version:  perf's PMU version (0 on AMD before PerfMonV2; 0 where
+ *		   the verdict came from the event probe).
+ * @perf_counters: perf's general-purpose counters (1 where the verdict
+ *		   came from the event probe: "some").
+ * @perf_width:	   their width (0 where the verdict came from the probe).
  * @features:	   KP_FEAT_* bits.
  */
 struct kp_platform {

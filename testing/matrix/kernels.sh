@@ -58,7 +58,9 @@ kp_debian_kernel() {
 			"linux-headers-$v-common linux-kbuild-$v'"
 		echo "image=usr/lib/modules/$v-amd64/vmlinuz"
 		echo "builder=sid"
-		echo "cpus=intel"
+		# AMD: detection there asks perf through the event probe
+		# (perf_get_x86_pmu_capability() is KVM-only since 6.19).
+		echo "cpus=amd"
 		;;
 	*) return 1 ;;
 	esac

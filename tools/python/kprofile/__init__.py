@@ -7,10 +7,10 @@
             print(s.value, s.name, s.supported)
 """
 from . import abi
-from .device import (Device, HwCounter, Info, KprofileError, Profile,
+from .device import (Device, HwCounter, Info, InfoEx, KprofileError, Profile,
                      Reservation, Schedule, Source, ThreadData, ThreadEntry,
                      ThreadProfile)
 
-__all__ = ["abi", "Device", "HwCounter", "Info", "KprofileError", "Profile",
-           "Reservation", "Schedule", "Source", "ThreadData", "ThreadEntry",
+__all__ = ["abi", "Device", "HwCounter", "Info", "InfoEx", "KprofileError",
+           "Profile", "Reservation", "Schedule", "Source", "ThreadData", "ThreadEntry",
            "ThreadProfile"]

@@ -31,6 +31,18 @@ INFO_AMD_PERFMON_V2 = 1 << 0
 INFO_HYPERVISOR = 1 << 1
 INFO_X2APIC = 1 << 2
 
+# enum kprofile_pmu_state (kprofile_info_ex.pmu_state)
+PMU_NONE = 0
+PMU_AVAILABLE = 1
+PMU_BUSY = 2
+PMU_STATE_NAMES = {PMU_NONE: "none", PMU_AVAILABLE: "available",
+                   PMU_BUSY: "busy"}
+
+# kprofile_info_ex.flags
+INFO_EX_PERF_PMU = 1 << 0
+INFO_EX_HYBRID = 1 << 1
+INFO_EX_TSX_FORCE_ABORT = 1 << 2
+
 # kprofile_source_info.flags
 SOURCE_SUPPORTED = 1 << 0
 SOURCE_TIMER = 1 << 1
@@ -104,6 +116,21 @@ class kprofile_info(_Struct):
         ("reserved", c_uint32 * 4),
         ("vendor", c_char * VENDOR_LEN),
         ("reason", c_char * REASON_LEN),
+    ]
+
+
+class kprofile_info_ex(_Struct):
+    _fields_ = [
+        ("size", c_uint32),
+        ("pmu_state", c_uint32),
+        ("flags", c_uint32),
+        ("amd_family", c_uint32),
+        ("busy_mask", c_uint32),
+        ("counter_mask", c_uint32),
+        ("reserved", c_uint32 * 10),
+        ("info", kprofile_info),
+        ("state_reason", c_char * REASON_LEN),
+        ("amd_family_name", c_char * 16),
     ]
 
 
@@ -284,7 +311,7 @@ class kprofile_thread_list(_Struct):
 
 # Every uapi struct, by its C name (the layout test walks this).
 STRUCTS = {cls.__name__: cls for cls in (
-    kprofile_info, kprofile_source_info, kprofile_source_list,
+    kprofile_info, kprofile_info_ex, kprofile_source_info, kprofile_source_list,
     kprofile_interval, kprofile_schedule, kprofile_counter_desc,
     kprofile_reserve, kprofile_create_profile, kprofile_profile_stats,
     kprofile_profile_stats_ex,
@@ -305,6 +332,7 @@ IOC_SET_HW_CONFIG = _IOW(IOC_MAGIC, 0x08, kprofile_hw_config)
 IOC_QUERY_HW_CONFIG = _IOR(IOC_MAGIC, 0x09, kprofile_hw_config)
 IOC_THREAD_ENABLE = _IOW(IOC_MAGIC, 0x0A, kprofile_thread_enable)
 IOC_SET_HW_CONFIG_EX = _IOWR(IOC_MAGIC, 0x0B, kprofile_hw_config_set)
+IOC_INFO_EX = _IOR(IOC_MAGIC, 0x0C, kprofile_info_ex)
 IOC_START = _IO(IOC_MAGIC, 0x40)
 IOC_STOP = _IO(IOC_MAGIC, 0x41)
 IOC_PROFILE_STATS = _IOR(IOC_MAGIC, 0x42, kprofile_profile_stats)

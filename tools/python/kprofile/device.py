@@ -82,6 +82,21 @@ class Info:
 
 
 @dataclass
+class InfoEx:
+    """KPROFILE_IOC_INFO_EX: can the counters be used now, and what
+    limits them."""
+    info: Info
+    pmu_state: int
+    pmu_state_name: str
+    flags: int
+    amd_family: int
+    amd_family_name: str
+    busy_mask: int
+    counter_mask: int
+    state_reason: str
+
+
+@dataclass
 class Source:
     value: int
     name: str
@@ -301,6 +316,23 @@ class Device:
                     i.ebx_mask, i.ebx_length, i.num_cpus,
                     i.num_possible_cpus, i.family, i.model, i.flags,
                     _text(i.vendor), _text(i.reason))
+
+    def info_ex(self):
+        """The PMU's state now (available, busy, none) and why; raises
+        KprofileError with ENOTTY from a module older than INFO_EX."""
+        x = abi.kprofile_info_ex()
+        _ioctl(self.fd, "INFO_EX", x)
+        i = x.info
+        info = Info(i.abi_version, i.interface,
+                    abi.INTERFACE_NAMES.get(i.interface, "?"),
+                    i.perfmon_version, i.num_counters, i.counter_width,
+                    i.ebx_mask, i.ebx_length, i.num_cpus,
+                    i.num_possible_cpus, i.family, i.model, i.flags,
+                    _text(i.vendor), _text(i.reason))
+        return InfoEx(info, x.pmu_state,
+                      abi.PMU_STATE_NAMES.get(x.pmu_state, "?"), x.flags,
+                      x.amd_family, _text(x.amd_family_name), x.busy_mask,
+                      x.counter_mask, _text(x.state_reason))
 
     # --- sources ---------------------------------------------------------
 

@@ -57,6 +57,19 @@ class DeviceTest(unittest.TestCase):
         self.assertIn(i.vendor, ("GenuineIntel", "AuthenticAMD",
                                  "HygonGenuine", i.vendor))
 
+    def test_info_ex_agrees_with_info(self):
+        x = self.dev.info_ex()
+        self.assertEqual(x.info, self.info)
+        self.assertIn(x.pmu_state, abi.PMU_STATE_NAMES)
+        # NONE exactly when there is no interface, and never silently.
+        self.assertEqual(x.pmu_state == abi.PMU_NONE,
+                         x.info.interface == abi.INTERFACE_NONE)
+        if x.pmu_state == abi.PMU_BUSY:
+            self.assertTrue(x.state_reason)
+        if x.info.interface != abi.INTERFACE_NONE:
+            self.assertEqual(x.counter_mask & ~((1 << x.info.num_counters) - 1),
+                             0, "usable counters beyond num_counters")
+
     def test_sources_listed_in_order_with_time_first(self):
         srcs = self.dev.sources()
         values = [s.value for s in srcs]

@@ -13,6 +13,7 @@
 #include "command.h"
 #include "errors.h"
 #include "record/commands.h"
+#include "record/process_view.h"
 #include "record/report_export.h"
 #include "record/report_render.h"
 #include "record/resolver.h"
@@ -31,6 +32,8 @@ struct ReportOptions {
 	bool raw = false;
 	bool json = false;
 	std::size_t limit = 0;
+	std::int64_t pid = 0;		// only this process's profiles
+	bool processes = false;		// the per-process table first
 };
 
 const char *const formats[] = {"table", "json", "raw", "folded", "csv", "pprof"};
@@ -80,10 +83,17 @@ void run_report(const ReportOptions &opts)
 		const std::vector<std::string> sources = resolve_source_filter(d, opts.sources);
 		FileResolver resolver;
 
+		if (opts.pid)
+			d = only_process(d, opts.pid);
+		if (opts.processes && format == "table")
+			print_out(render_processes(d) + "
+");
+
 		if (opts.raw || format == "raw") {
 			auto buckets = raw_buckets(d, resolver, sources);
 			if (format == "json")
-				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
+				emit(opts, raw_json(d, buckets).dump(2) + "
+", false);
 			else
 				emit(opts, render_raw(buckets), false);
 			return;
@@ -131,6 +141,8 @@ void setup_report(CLI::App &cmd, Context &)
 		     "Dump every non-zero bucket with its address (kernrate style)");
 	cmd.add_flag("--json", opts->json, "Print one JSON document (keys: docs/record-format.md)");
 	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows");
+	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)");
+	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
 		   "the bytes of the sized functions in them.  [unattributed] is what the\n"
 		   "catch-all profile saw outside every profiled range.\n"

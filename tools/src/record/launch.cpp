@@ -45,8 +45,14 @@ bool read_int(int fd, int *v)
 	if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
 		err = errno;
 	(void)!::write(status, &err, sizeof(err));
-	while (::read(go, &c, 1) < 0 && errno == EINTR)
-		;
+	ssize_t n;
+	do
+		n = ::read(go, &c, 1);
+	while (n < 0 && errno == EINTR);
+	// EOF: the recording's setup failed and the command was dropped
+	// before release; it must not run unprofiled.
+	if (n != 1)
+		_exit(126);
 	::close(go);
 	execvp(args[0], args.data());
 	err = errno;
@@ -92,8 +98,12 @@ Command::~Command()
 {
 	if (pid_ > 0 && !status_code_) {
 		go_.reset();	// a command never released exits at EOF
-		if (stopped_)
+		if (stopped_) {
+			// Stopped at exec, not resumed: setup failed after
+			// exec; it dies before its first instruction.
+			kill(pid_, SIGKILL);
 			ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
+		}
 		terminate();
 	}
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // runner.cpp - option handling and the follow loop of record and top.
 #include "record/runner.h"
+#include "record/args_check.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -51,8 +52,13 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 		       "profile source(s), by name or value (default ProfileTime); "
 		       "several give one profile set each")
 		->delimiter(',');
-	app.add_option("-i,--interval", a.interval,
-		       "set the sources' interval (machine-wide; 100 ns units for ProfileTime)");
+	auto *iv = app.add_option("-i,--interval", a.interval,
+				  "the sources' interval while recording (machine-wide, restored at "
+				  "the end): ProfileTime takes 250us, 1ms, ... (a plain number is 100 ns "
+				  "units); a counter source, events");
+	app.add_option("-F,--freq", a.frequency,
+		       "ProfileTime interrupts per second per CPU (sets its interval, as -i)")
+		->excludes(iv);
 	app.add_option("-b,--bucket", a.bucket_shift, "log2 of the bucket size in bytes (2..31)")
 		->check(CLI::Range(2, 31));
 	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process");
@@ -65,6 +71,8 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	u->excludes(k);
 	app.add_option("--duration", a.duration, "stop after SECS seconds")
 		->check(CLI::PositiveNumber);
+	app.add_flag("--no-inherit", a.no_inherit,
+		     "profile only the command (or -p PID), not the processes it starts");
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
 }
 
@@ -78,11 +86,29 @@ Run::Run(const TargetArgs &args, const std::string &device)
 		throw Failure(usage_error("-p and a command exclude each other",
 					  {"use either -p PID or -- CMD ARGS..."}));
 	info_ = dev_.checked_info().value();
+	if (!args_.cpus.empty())
+		cpus_ = check_cpu_list(args_.cpus, info_.num_cpus);
+	if (args_.frequency)
+		(void)frequency_interval(*args_.frequency);
+	if (args_.interval)
+		(void)parse_interval(*args_.interval, true);	// the syntax; units per source later
 }
 
 Run::~Run()
 {
+	restore_intervals();
 	restore_handlers();
+}
+
+void Run::restore_intervals()
+{
+	for (const auto &[source, interval] : saved_intervals_) {
+		auto r = dev_.set_interval(source, interval);
+		if (!r.ok())
+			std::cerr << "kprofile: could not restore the interval of source " << source
+				  << " to " << interval << ": " << r.error().what << "\n";
+	}
+	saved_intervals_.clear();
 }
 
 void Run::start()
@@ -106,8 +132,22 @@ void Run::start()
 			throw Failure(errno_error(EOPNOTSUPP, d.name + " is not supported on this machine",
 						  {d.reason.empty() ? "`kprofile sources` shows what is supported" :
 						   d.reason}));
-		if (args_.interval)
-			d.interval = dev_.set_interval(v, *args_.interval).value();
+		std::optional<std::uint32_t> want;
+		if (args_.frequency) {
+			if (!d.timer)
+				throw Failure(usage_error(fmt::format("-F applies to ProfileTime, not {}",
+								      d.name),
+							  {"give a counter source's interval in events "
+							   "with -i N"}));
+			want = frequency_interval(*args_.frequency);
+		} else if (args_.interval) {
+			want = parse_interval(*args_.interval, d.timer);
+		}
+		if (want) {
+			const std::uint32_t before = dev_.get_interval(v).value();
+			d.interval = dev_.set_interval(v, *want).value();
+			saved_intervals_.push_back({v, before});
+		}
 		so.sources.push_back(d);
 	}
 	check_schedule(dev_, so.sources);
@@ -115,13 +155,8 @@ void Run::start()
 	so.user = !args_.kernel_only;
 	so.kernel = !args_.user_only;
 	so.kernel_required = args_.kernel_only;
-	if (!args_.cpus.empty()) {
-		try {
-			so.cpus = parse_cpu_list(args_.cpus);
-		} catch (const std::invalid_argument &e) {
-			throw Failure(usage_error(e.what()));
-		}
-	}
+	so.inherit = !args_.no_inherit;
+	so.cpus = cpus_;
 	if (!args_.command.empty())
 		cmd_ = std::make_unique<Command>(args_.command);
 	if (args_.system) {
@@ -201,6 +236,7 @@ void Run::stop()
 		else
 			cmd_->terminate();
 	}
+	restore_intervals();
 }
 
 ProfileData Run::data() const

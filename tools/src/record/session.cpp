@@ -3,6 +3,7 @@
 #include "record/session.h"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,9 +11,13 @@
 
 #include <fmt/format.h>
 
+#include "record/kernel_modules.h"
 #include "record/symbolize.h"
 
 namespace kprofile::record {
+
+// At most this many busy processes get profiles of their own under -a.
+constexpr std::size_t kMaxBusyProcesses = 64;
 
 Session::Session(const Device &dev, SessionOptions opts)
 	: dev_(dev), opts_(std::move(opts))
@@ -46,11 +51,12 @@ int Session::object_index(const std::string &path)
 }
 
 void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
-		  std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src)
+		  std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src,
+		  pid_t pid)
 {
 	ProfileRequest req;
-	req.target = opts_.target;
-	req.pid = opts_.target == KPROFILE_TARGET_PID ? opts_.pid : 0;
+	req.target = pid ? KPROFILE_TARGET_PID : KPROFILE_TARGET_SYSTEM;
+	req.pid = pid;
 	req.base = base;
 	req.size = size;
 	req.bucket_shift = shift;
@@ -73,21 +79,40 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	l.meta.mode = mode;
 	l.meta.object = object;
 	l.meta.file_offset = offset;
+	l.meta.pid = pid;
 	live_.push_back(std::move(l));
+}
+
+void Session::add_kernel(pid_t pid)
+{
+	auto text = kernel_text_range(kallsyms_);
+
+	for (const auto &s : opts_.sources) {
+		add(RangeKind::CatchAll, kKernelBase, ~0ULL - kKernelBase, kCatchAllShift,
+		    KPROFILE_MODE_KERNEL, -1, 0, s, pid);
+		add(RangeKind::Kernel, text->first, text->second - text->first,
+		    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s, pid);
+		for (const auto &m : read_modules(kallsyms_))
+			add(RangeKind::Kernel, m.base, m.size, opts_.bucket_shift,
+			    KPROFILE_MODE_KERNEL, object_index("[" + m.name + "]"), 0, s, pid);
+	}
 }
 
 void Session::start_base()
 {
+	const pid_t root = opts_.target == KPROFILE_TARGET_SYSTEM ? 0 : opts_.pid;
+
+	if (root)
+		procs_[root].rec = {root, 0, read_comm(root)};
 	if (opts_.user)
 		for (const auto &s : opts_.sources)
 			add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, KPROFILE_MODE_USER, -1,
-			    0, s);
+			    0, s, root);
 	if (!opts_.kernel)
 		return;
 
-	auto syms = read_kallsyms();
-	auto text = kernel_text_range(syms);
-	if (!text) {
+	kallsyms_ = read_kallsyms();
+	if (!kernel_text_range(kallsyms_)) {
 		if (opts_.kernel_required)
 			throw Failure(errno_error(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
 						  {"kernel addresses are hidden: run as root, or set "
@@ -97,12 +122,8 @@ void Session::start_base()
 		return;
 	}
 	try {
-		for (const auto &s : opts_.sources) {
-			add(RangeKind::CatchAll, kKernelBase, ~0ULL - kKernelBase, kCatchAllShift,
-			    KPROFILE_MODE_KERNEL, -1, 0, s);
-			add(RangeKind::Kernel, text->first, text->second - text->first,
-			    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s);
-		}
+		add_kernel(root);
+		kernel_ok_ = true;
 	} catch (const Failure &f) {
 		const Error &e = f.error();
 		if (opts_.kernel_required || (e.err != EPERM && e.err != EACCES))
@@ -128,24 +149,56 @@ void Session::start_pending()
 	pending_done_ = true;
 }
 
-bool Session::follow()
+void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
 {
-	if (opts_.target == KPROFILE_TARGET_SYSTEM || !opts_.user)
-		return true;
-	std::vector<Mapping> maps;
+	Proc &p = procs_[pid];
+
+	p.rec = {pid, ppid, read_comm(pid)};
 	try {
-		maps = read_maps(opts_.pid);
+		if (own_totals && opts_.user)
+			for (const auto &s : opts_.sources)
+				add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift,
+				    KPROFILE_MODE_USER, -1, 0, s, pid);
+		if (own_totals && kernel_ok_)
+			add_kernel(pid);
+	} catch (const Failure &f) {
+		if (f.error().err != ESRCH)
+			throw;
+		p.alive = false;	// gone already: its profiles count nothing
+		return;
+	}
+	if (!follow_maps(p))
+		retire(p);
+}
+
+bool Session::follow_maps(Proc &p)
+{
+	const pid_t pid = static_cast<pid_t>(p.rec.pid);
+	std::vector<Mapping> maps;
+
+	try {
+		maps = read_maps(pid);
 	} catch (const std::system_error &) {
 		return false;
 	}
 	if (maps.empty())
 		return false;	// a zombie has no mappings
-	for (const auto &m : follower_.update(maps)) {
+	if (!opts_.user)
+		return true;
+	const auto fresh = p.follower.update(maps);
+	for (const auto &g : p.follower.gone())
+		for (auto &l : live_)
+			if (l.meta.pid == pid && l.meta.kind == RangeKind::Object &&
+			    l.meta.base == g.start && l.meta.size == g.end - g.start)
+				l.profile->stop();
+	if (!fresh.empty() && !p.follower.gone().empty())
+		p.rec.comm = read_comm(pid);	// an exec: the new program's name
+	for (const auto &m : fresh) {
 		const int obj = object_index(m.path.empty() ? "[anon]" : m.path);
 		for (const auto &s : opts_.sources) {
 			try {
 				add(RangeKind::Object, m.start, m.end - m.start, opts_.bucket_shift,
-				    KPROFILE_MODE_USER, obj, m.offset, s);
+				    KPROFILE_MODE_USER, obj, m.offset, s, pid);
 			} catch (const Failure &f) {
 				if (f.error().err == ESRCH)
 					return false;
@@ -154,6 +207,58 @@ bool Session::follow()
 		}
 	}
 	return true;
+}
+
+void Session::retire(Proc &p)
+{
+	const auto pid = p.rec.pid;
+
+	p.alive = false;
+	for (int pass = 0; pass < 2; pass++)
+		for (auto &l : live_)
+			if (l.meta.pid == pid && (l.meta.kind == RangeKind::CatchAll) == (pass == 1))
+				l.profile->stop();
+	for (auto it = live_.begin(); it != live_.end();) {
+		if (it->meta.pid != pid) {
+			++it;
+			continue;
+		}
+		retired_.push_back(record_of(*it));
+		it = live_.erase(it);
+	}
+}
+
+bool Session::follow()
+{
+	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
+	const auto now = std::chrono::steady_clock::now();
+
+	if (system && opts_.user && opts_.attribute &&
+	    now - last_scan_ >= std::chrono::milliseconds(250)) {
+		last_scan_ = now;
+		for (pid_t pid : busy_.scan(getpid()))
+			if (!procs_.count(pid) && procs_.size() < kMaxBusyProcesses)
+				adopt(pid, 0, false);
+	}
+	std::vector<pid_t> pids;
+	for (const auto &[pid, p] : procs_)
+		if (p.alive)
+			pids.push_back(pid);
+	bool any = false;
+	for (pid_t pid : pids) {
+		Proc &p = procs_[pid];
+		if (!follow_maps(p)) {
+			retire(p);
+			continue;
+		}
+		any = true;
+		if (!opts_.inherit || system)
+			continue;
+		for (pid_t c : children_of(pid))
+			if (!procs_.count(c))
+				adopt(c, pid, true);
+	}
+	return system || any;
 }
 
 void Session::stop()
@@ -206,6 +311,30 @@ std::vector<std::string> Session::stop_notes() const
 	return out;
 }
 
+RangeRecord Session::record_of(const Live &l) const
+{
+	RangeRecord r = l.meta;
+	auto st = l.profile->stats();
+
+	r.hits = st.hits;
+	r.outside = st.outside;
+	r.unavailable = st.unavailable;
+	r.wrong_mode = st.wrong_mode;
+	r.buckets = l.profile->buffer().snapshot();
+	r.buckets.resize(std::min<std::size_t>(r.buckets.size(),
+					       (r.size + r.bucket_size() - 1) >> r.bucket_shift));
+	return r;
+}
+
+std::vector<ProcessRecord> Session::processes() const
+{
+	std::vector<ProcessRecord> out;
+
+	for (const auto &[pid, p] : procs_)
+		out.push_back(p.rec);
+	return out;
+}
+
 ProfileData Session::snapshot() const
 {
 	ProfileData d;
@@ -216,18 +345,10 @@ ProfileData Session::snapshot() const
 	for (const auto &s : opts_.sources)
 		d.sources.push_back({s.value, s.name, s.interval, s.timer});
 	d.objects = objects_;
-	for (const auto &l : live_) {
-		RangeRecord r = l.meta;
-		auto st = l.profile->stats();
-		r.hits = st.hits;
-		r.outside = st.outside;
-		r.unavailable = st.unavailable;
-		r.wrong_mode = st.wrong_mode;
-		r.buckets = l.profile->buffer().snapshot();
-		r.buckets.resize(std::min<std::size_t>(r.buckets.size(),
-						       (r.size + r.bucket_size() - 1) >> r.bucket_shift));
-		d.ranges.push_back(std::move(r));
-	}
+	d.ranges = retired_;
+	for (const auto &l : live_)
+		d.ranges.push_back(record_of(l));
+	d.processes = processes();
 	return d;
 }
 
