@@ -86,14 +86,12 @@ void run_report(const ReportOptions &opts)
 		if (opts.pid)
 			d = only_process(d, opts.pid);
 		if (opts.processes && format == "table")
-			print_out(render_processes(d) + "
-");
+			print_out(render_processes(d) + "\n");
 
 		if (opts.raw || format == "raw") {
 			auto buckets = raw_buckets(d, resolver, sources);
 			if (format == "json")
-				emit(opts, raw_json(d, buckets).dump(2) + "
-", false);
+				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
 			else
 				emit(opts, render_raw(buckets), false);
 			return;
