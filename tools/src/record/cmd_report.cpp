@@ -16,6 +16,7 @@
 #include "record/process_view.h"
 #include "record/report_export.h"
 #include "record/report_render.h"
+#include "record/report_view.h"
 #include "record/resolver.h"
 
 namespace kprofile {
@@ -34,6 +35,10 @@ struct ReportOptions {
 	std::size_t limit = 0;
 	std::int64_t pid = 0;		// only this process's profiles
 	bool processes = false;		// the per-process table first
+	RowFilter filter;		// --dso, --symbol, --comm, --percent-limit
+	bool objects = false;		// kernrate's per-object summary first
+	bool srcline = false;
+	std::string symfs;
 };
 
 const char *const formats[] = {"table", "json", "raw", "folded", "csv", "pprof"};
@@ -78,10 +83,10 @@ void run_report(const ReportOptions &opts)
 {
 	try {
 		const std::string format = chosen_format(opts);
-		const std::vector<std::string> keys = parse_sort_keys(opts.sort);
+		const SortSpec sort = parse_sort(opts.sort);
 		ProfileData d = read_file(opts.input);
 		const std::vector<std::string> sources = resolve_source_filter(d, opts.sources);
-		FileResolver resolver;
+		FileResolver resolver({opts.symfs, opts.srcline});
 
 		if (opts.pid)
 			d = only_process(d, opts.pid);
@@ -96,8 +101,22 @@ void run_report(const ReportOptions &opts)
 				emit(opts, render_raw(buckets), false);
 			return;
 		}
-		Report rep = build_report(d, resolver, sources);
-		sort_rows(rep.rows, keys);
+		Report rep = build_report(d, resolver, sources, opts.srcline);
+		// Filters select symbols (and processes) first; the percent
+		// limit applies to what is shown, after grouping.
+		RowFilter select = opts.filter;
+		select.percent_limit = 0;
+		filter_rows(rep.rows, select);
+		if (!sort.dims.empty())
+			rep.rows = group_rows(rep.rows, sort.dims);
+		filter_rows(rep.rows, RowFilter{.percent_limit = opts.filter.percent_limit});
+		std::vector<std::string> order = sort.order;
+		for (Dim dim : sort.dims)
+			order.push_back(dim == Dim::Object ? "object" : dim == Dim::Symbol ? "symbol"
+								    : "source");
+		sort_rows(rep.rows, order);
+		if (opts.objects && format == "table")
+			print_out(render_objects(rep.objects) + "\n");
 		if (opts.limit && rep.rows.size() > opts.limit && format != "table")
 			rep.rows.resize(opts.limit);
 		if (format == "json")
@@ -109,7 +128,7 @@ void run_report(const ReportOptions &opts)
 		else if (format == "pprof")
 			emit(opts, render_pprof(d, rep), true);
 		else
-			emit(opts, render_table(d, rep, opts.limit), false);
+			emit(opts, render_table(d, rep, opts.limit, sort.dims), false);
 	} catch (const Failure &) {
 		throw;
 	} catch (const std::exception &e) {
@@ -130,8 +149,31 @@ void setup_report(CLI::App &cmd, Context &)
 		       "table (default), json, raw, folded (flamegraph.pl, speedscope), csv, "
 		       "pprof (gzipped profile.proto for go tool pprof, Pyroscope, Parca)")
 		->type_name("FORMAT");
-	cmd.add_option("--sort", opts->sort,
-		       "Sort keys, comma-separated: overhead, hits, source, object, symbol");
+	cmd.add_option("-s,--sort", opts->sort,
+		       "Group and sort by these keys, comma-separated, as perf: dso (object), sym "
+		       "(symbol), comm, pid, source, srcline; overhead or hits to order only")
+		->type_name("KEYS");
+	cmd.add_option("--dso,--dsos,--object", opts->filter.dsos,
+		       "Only these objects (name, path, 'kernel', a module name, or a glob)")
+		->delimiter(',');
+	cmd.add_option("--symbol,--symbols", opts->filter.symbols,
+		       "Only these symbols (names or shell globs: 'worker_*')")
+		->delimiter(',');
+	cmd.add_option("--comm", opts->filter.comms, "Only these processes, by command name or glob")
+		->delimiter(',');
+	cmd.add_option("--percent-limit", opts->filter.percent_limit,
+		       "Hide rows under this overhead (percent)")
+		->check(CLI::Range(0.0, 100.0));
+	cmd.add_flag("--objects", opts->objects,
+		     "Print the per-object summary first (kernrate's module list: hits, "
+		     "overhead, time, symbols per object)");
+	cmd.add_flag("--srcline", opts->srcline,
+		     "Split rows per source line (file:line from the objects' DWARF line "
+		     "tables, or their debug files)");
+	cmd.add_option("--symfs", opts->symfs,
+		       "Look for the recorded objects under DIR first (a copy of the recording "
+		       "host's root, or a flat directory of its binaries)")
+		->type_name("DIR");
 	cmd.add_option("--source", opts->sources,
 		       "Only these sources (names, aliases or values, as `kprofile sources`)")
 		->delimiter(',');

@@ -7,6 +7,7 @@
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
+pkg_check_modules(KP_LIBDW REQUIRED IMPORTED_TARGET libdw)
 find_package(Curses REQUIRED)
 # report --format pprof: profile.proto compiled by Debian's protoc
 # (protobuf-compiler), linked with libprotobuf (libprotobuf-dev).
@@ -28,6 +29,8 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/report_model.cpp
 	${KP_RECORD_DIR}/report_render.cpp
 	${KP_RECORD_DIR}/report_export.cpp
+	${KP_RECORD_DIR}/report_view.cpp
+	${KP_RECORD_DIR}/srcline.cpp
 	${KP_RECORD_DIR}/profile_device.cpp
 	${KP_RECORD_DIR}/memlock.cpp
 	${KP_RECORD_DIR}/args_check.cpp
@@ -43,7 +46,7 @@ add_library(kprofile_record STATIC
 target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
 	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
-target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF
+target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF PkgConfig::KP_LIBDW
 	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES} kprofile_pprof_proto)
 # `kprofile record|report|top` (setup_* in cmd_record/report/top.cpp).
 target_link_libraries(kprofile PRIVATE kprofile_record)
@@ -70,12 +73,14 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_split.cpp
 		${KP_FIX}/../test_record_attribution.cpp
 		${KP_FIX}/../test_record_filters.cpp
+		${KP_FIX}/../test_record_symfs.cpp
 		${KP_FIX}/../test_record_json.cpp
 		${KP_FIX}/../test_record_launch.cpp
 		${KP_FIX}/../test_record_memlock.cpp)
-	add_dependencies(test_record kp_record_fixture_stripped)
+	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
+		KP_FIXTURE_SO_G="$<TARGET_FILE:kp_record_fixture_g>"
 		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so")
 	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
 	gtest_discover_tests(test_record DISCOVERY_MODE PRE_TEST)

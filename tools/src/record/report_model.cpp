@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "record/report_view.h"
 #include "source_parse.h"
 
 namespace kprofile::record {
@@ -189,10 +190,11 @@ void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys)
 }
 
 Report build_report(const ProfileData &data, RangeResolver &resolver,
-		    const std::vector<std::string> &source_filter)
+		    const std::vector<std::string> &source_filter, bool srcline)
 {
 	Report rep;
-	std::map<std::tuple<std::uint32_t, std::string, std::string>, Row> rows;
+	std::map<std::tuple<std::uint32_t, std::int64_t, std::string, std::string, std::string>, Row>
+		rows;
 	std::map<std::uint32_t, SourceTotals> totals;
 
 	for (const auto &s : data.sources) {
@@ -222,9 +224,10 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		RangeResolver::View view = resolver.view(data, r);
 		const std::string obj = object_label(data, r);
 		const std::string path = r.object >= 0 ? data.objects[r.object].path : obj;
+		const std::string comm = r.pid ? process_comm(data, r.pid) : "";
 		auto add = [&](const std::string &sym, bool resolved, double hits, bool exact,
-			       std::uint64_t addr, std::uint64_t whole) {
-			Row &row = rows[{r.source, path, sym}];
+			       std::uint64_t addr, std::uint64_t whole, const std::string &line) {
+			Row &row = rows[{r.source, r.pid, path, sym, line}];
 			if (row.symbol.empty()) {
 				row.source = r.source;
 				row.source_name = t.name;
@@ -233,6 +236,9 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 				row.symbol = sym;
 				row.resolved = resolved;
 				row.address = addr;
+				row.pid = r.pid;
+				row.comm = comm;
+				row.srcline = line;
 			}
 			row.hits += hits;
 			if (exact)
@@ -256,14 +262,18 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 				split = split_bucket(*view.table, tr->tlo, tr->thi, hits);
 			if (split.parts.empty()) {
 				add(unresolved_name(data, r, lo), false, static_cast<double>(hits),
-				    true, lo, hits);
+				    true, lo, hits, "");
 				continue;
 			}
 			for (const auto &p : split.parts) {
-				std::uint64_t at = tr->lo;
-				if (p.symbol->start > tr->tlo)
+				std::uint64_t at = tr->lo, tat = tr->tlo;
+				if (p.symbol->start > tr->tlo) {
 					at = tr->lo + (p.symbol->start - tr->tlo);
-				add(p.symbol->name, true, p.hits, split.exact, at, hits);
+					tat = p.symbol->start;
+				}
+				const std::string line =
+					srcline && view.srcline ? view.srcline(tat) : std::string();
+				add(p.symbol->name, true, p.hits, split.exact, at, hits, line);
 			}
 		}
 	}
@@ -281,7 +291,7 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 			row.symbol = "[outside every profiled range]";
 			row.hits = static_cast<double>(t.unattributed);
 			row.exact_hits = t.unattributed;
-			rows[{value, row.object_path, row.symbol}] = row;
+			rows[{value, 0, row.object_path, row.symbol, ""}] = row;
 		}
 		rep.sources.push_back(t);
 	}
@@ -296,6 +306,7 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		rep.rows.push_back(std::move(row));
 	}
 	sort_rows(rep.rows, {"overhead"});
+	rep.objects = object_totals(rep);
 	rep.warnings = resolver.warnings();
 	return rep;
 }

@@ -25,6 +25,9 @@ public:
 		const SymbolTable *table = nullptr;	// nullptr: no symbols
 		// Runtime address -> table address, nullopt when unmapped.
 		std::function<std::optional<std::uint64_t>(std::uint64_t)> translate;
+		// Table address -> "file.c:42" from the line tables, "" when
+		// unknown; unset without line information.
+		std::function<std::string(std::uint64_t)> srcline;
 	};
 	virtual View view(const ProfileData &data, const RangeRecord &range) = 0;
 	// Problems worth telling the user (missing files, build-id mismatch).
@@ -60,6 +63,18 @@ struct SourceTotals {
 	bool has_catchall = false;
 };
 
+// One object's share of a source (kernrate's module list).
+struct ObjectTotal {
+	std::uint32_t source = 0;
+	std::string source_name;
+	std::string object;
+	std::string object_path;
+	double hits = 0;
+	double overhead = 0;
+	std::uint64_t time_ns = 0;	// ProfileTime: hits x interval; else 0
+	std::size_t symbols = 0;	// rows (symbols) of the object
+};
+
 struct Report {
 	std::vector<SourceTotals> sources;
 	std::vector<Row> rows;
@@ -68,6 +83,8 @@ struct Report {
 	// as "0.0"), and their hits: counted in the totals, not shown.
 	std::size_t hidden_rows = 0;
 	double hidden_hits = 0;
+	// Per source and object, over every row before any view filter.
+	std::vector<ObjectTotal> objects;
 };
 
 // One non-zero bucket, for --raw.
@@ -89,8 +106,11 @@ std::vector<std::string> parse_sort_keys(const std::string &spec);
 // Build the report; @source_filter keeps only sources matching by name
 // or value (empty keeps all).  The "[unattributed]" row carries hits of
 // the catch-all profile that no object or kernel range saw.
+// Rows are per source, process (the range's pid), object and symbol, and
+// with @srcline per source line too (a bucket's line is its first
+// byte's).
 Report build_report(const ProfileData &data, RangeResolver &resolver,
-		    const std::vector<std::string> &source_filter = {});
+		    const std::vector<std::string> &source_filter = {}, bool srcline = false);
 std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resolver,
 				   const std::vector<std::string> &source_filter = {});
 

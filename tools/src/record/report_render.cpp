@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,25 @@ json machine_json(const MachineRecord &m)
 		{"kernel_release", m.kernel_release}, {"abi_version", m.abi_version}};
 }
 
+std::string cell(const Row &r, Dim d)
+{
+	switch (d) {
+	case Dim::Source:
+		return r.source_name.empty() ? "(all)" : r.source_name;
+	case Dim::Comm:
+		return r.comm.empty() ? "-" : r.comm;
+	case Dim::Pid:
+		return r.pid ? std::to_string(r.pid) : "-";
+	case Dim::Object:
+		return r.object;
+	case Dim::Symbol:
+		return r.symbol;
+	case Dim::Srcline:
+		return r.srcline.empty() ? "??:0" : r.srcline;
+	}
+	return "";
+}
+
 } // namespace
 
 std::string interval_text(const SourceTotals &s)
@@ -41,7 +61,8 @@ std::string interval_text(const SourceTotals &s)
 	return fmt::format("{} events", s.interval);
 }
 
-std::string render_table(const ProfileData &data, const Report &report, std::size_t limit)
+std::string render_table(const ProfileData &data, const Report &report, std::size_t limit,
+			 const std::vector<Dim> &dims)
 {
 	std::string out;
 
@@ -67,22 +88,33 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 	for (const auto &w : report.warnings)
 		out += "# warning: " + w + "\n";
 
-	std::size_t wsrc = 6, wobj = 6;
-	std::size_t n = limit ? std::min(limit, report.rows.size()) : report.rows.size();
-	for (std::size_t i = 0; i < n; i++) {
-		wsrc = std::max(wsrc, report.rows[i].source_name.size());
-		wobj = std::max(wobj, report.rows[i].object.size());
+	const std::vector<Dim> cols = dims.empty() ? default_dims(report) : dims;
+	const std::size_t n = limit ? std::min(limit, report.rows.size()) : report.rows.size();
+	std::vector<std::size_t> width;
+	for (Dim d : cols) {
+		std::size_t w = std::strlen(dim_title(d));
+		for (std::size_t i = 0; i < n; i++)
+			w = std::max(w, cell(report.rows[i], d).size());
+		width.push_back(w);
 	}
+	auto line = [&](std::string head, const auto &text_of) {
+		for (std::size_t c = 0; c < cols.size(); c++) {
+			const std::string t = text_of(cols[c]);
+			head += "  ";
+			head += c + 1 == cols.size() ? t : fmt::format("{:<{}}", t, width[c]);
+		}
+		return head;
+	};
 	out += "#\n";
-	out += fmt::format("# {:>8}  {:>10}  {:<{}}  {:<{}}  {}\n", "Overhead", "Hits", "Source",
-			   wsrc, "Object", wobj, "Symbol");
+	out += line(fmt::format("# {:>8}  {:>10}", "Overhead", "Hits"),
+		    [](Dim d) { return std::string(dim_title(d)); }) + "\n";
 	bool any_ambiguous = false;
 	for (std::size_t i = 0; i < n; i++) {
 		const Row &r = report.rows[i];
 		any_ambiguous |= r.ambiguous;
-		out += fmt::format("  {:>7.2f}%  {:>10}  {:<{}}  {:<{}}  {}{}\n", r.overhead,
-				   hits_text(r), r.source_name, wsrc, r.object, wobj, r.symbol,
-				   r.ambiguous ? " *" : "");
+		out += line(fmt::format("  {:>7.2f}%  {:>10}", r.overhead, hits_text(r)),
+			     [&](Dim d) { return cell(r, d); });
+		out += r.ambiguous ? " *\n" : "\n";
 	}
 	if (report.rows.empty())
 		out += "# (no hits: the target may have been idle, or too short for the interval)\n";
@@ -131,8 +163,17 @@ json report_json(const ProfileData &data, const Report &report)
 				       {"source_value", r.source}, {"object", r.object},
 				       {"object_path", r.object_path}, {"symbol", r.symbol},
 				       {"resolved", r.resolved}, {"ambiguous", r.ambiguous},
-				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)}});
+				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)},
+				       {"comm", r.comm.empty() ? json(nullptr) : json(r.comm)},
+				       {"pid", r.pid ? json(r.pid) : json(nullptr)},
+				       {"srcline", r.srcline.empty() ? json(nullptr) : json(r.srcline)}});
 	doc["warnings"] = report.warnings;
+	doc["objects"] = json::array();
+	for (const auto &o : report.objects)
+		doc["objects"].push_back({{"source", o.source_name}, {"source_value", o.source},
+					  {"object", o.object}, {"object_path", o.object_path},
+					  {"hits", o.hits}, {"overhead", o.overhead},
+					  {"time_ns", o.time_ns}, {"symbols", o.symbols}});
 	doc["hidden_rows"] = report.hidden_rows;
 	doc["hidden_hits"] = report.hidden_hits;
 	return doc;
