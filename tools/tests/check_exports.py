@@ -176,6 +176,43 @@ def check_source_filter(args, rec):
           and b"folded" in proc.stderr and b"pprof" in proc.stderr, proc.stderr.decode())
 
 
+def check_views(args, rec):
+    """The navigation options end to end (unit-tested in RecordFilters)."""
+    lib = os.path.basename(args.so)
+    proc = run(args.tool, "report", "-i", rec, "--sort", "dso", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
+    check("--sort dso: one row per object, hits summed",
+          proc.returncode == 0 and sorted(r["object"] for r in rows) == sorted([lib, "[unattributed]"])
+          and any(float(r["hits"]) == 100 for r in rows), rows)
+    proc = run(args.tool, "report", "-i", rec, "--dso", lib, "--symbol", "kp_*", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
+    check("--dso LIB --symbol 'kp_*': the two C functions only",
+          proc.returncode == 0 and sorted(r["symbol"] for r in rows)
+          == ["kp_fixture_c_function", "kp_fixture_static_helper"], rows)
+    proc = run(args.tool, "report", "-i", rec, "--percent-limit", "15", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
+    check("--percent-limit 15 hides the 9.5% and 4.8% rows",
+          proc.returncode == 0 and all(float(r["overhead"]) >= 15 for r in rows) and len(rows) == 2,
+          rows)
+    proc = run(args.tool, "report", "-i", rec, "--objects")
+    out = proc.stdout.decode()
+    check("--objects prints the per-object summary (hits, time, path)",
+          proc.returncode == 0 and re.search(r"%s +100\.0 +95\.24%% +0\.100 s +3 " % re.escape(lib), out),
+          out)
+    proc = run(args.tool, "report", "-i", rec, "--srcline", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
+    lines = [r["srcline"] for r in rows if r["symbol"] == "kp_fixture_c_function"]
+    check("--srcline: kp_fixture_c_function's hits are on record_fixture_c.c lines 8-15",
+          proc.returncode == 0 and lines and all(
+              l.startswith("record_fixture_c.c:") and 8 <= int(l.split(":")[1]) <= 15 for l in lines),
+          rows)
+    proc = run(args.tool, "report", "-i", rec, "-n", "-1")
+    check("-n -1 is refused", proc.returncode == 1, proc.stderr.decode())
+    proc = run(args.tool, "report", "-i", rec, "--sort", "cpu")
+    check("--sort cpu: exit 1 saying why and what to do",
+          proc.returncode == 1 and b"-C N" in proc.stderr, proc.stderr.decode())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
@@ -194,6 +231,7 @@ def main():
         check_pprof(args, tmp, pb2, rec, want, False)
         check_pprof(args, tmp, pb2, rec2, want2, True)
         check_source_filter(args, rec)
+        check_views(args, rec)
     if FAILED:
         print("%d check(s) failed" % len(FAILED))
         return 1

@@ -180,7 +180,8 @@ void setup_report(CLI::App &cmd, Context &)
 	cmd.add_flag("--raw", opts->raw,
 		     "Dump every non-zero bucket with its address (kernrate style)");
 	cmd.add_flag("--json", opts->json, "Print one JSON document (keys: docs/record-format.md)");
-	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows");
+	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows (0: all)")
+		->check(CLI::NonNegativeNumber);
 	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)");
 	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"

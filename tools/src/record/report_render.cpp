@@ -78,7 +78,7 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 	}
 	out += fmt::format("# Duration: {:.3f} s\n", data.duration_ns / 1e9);
 	for (const auto &s : report.sources) {
-		out += fmt::format("# Source {} ({:#x}), interval {}: {} hits", s.name, s.value,
+		out += fmt::format("# Source {} (0x{:02X}), interval {}: {} hits", s.name, s.value,
 				   interval_text(s), s.total);
 		if (s.has_catchall)
 			out += fmt::format(", {} unattributed ({:.1f}%)", s.unattributed,
@@ -131,11 +131,22 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 
 std::string render_raw(const std::vector<RawBucket> &buckets)
 {
-	std::string out = fmt::format("# {:<18}  {:>6}  {:>10}  {:<12}  {:<16}  {}\n", "Address",
-				      "Bytes", "Hits", "Source", "Object", "Symbol");
+	// Columns as wide as their widest cell: catch-all buckets are 2 GiB
+	// and object names long.
+	std::size_t wbytes = 5, whits = 4, wsrc = 6, wobj = 6;
+	for (const auto &b : buckets) {
+		wbytes = std::max(wbytes, std::to_string(b.size).size());
+		whits = std::max(whits, std::to_string(b.hits).size());
+		wsrc = std::max(wsrc, b.source_name.size());
+		wobj = std::max(wobj, b.object.size());
+	}
+	std::string out = fmt::format("# {:<18}  {:>{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", "Address",
+				      "Bytes", wbytes, "Hits", whits, "Source", wsrc, "Object", wobj,
+				      "Symbol");
 	for (const auto &b : buckets)
-		out += fmt::format("  {:#018x}  {:>6}  {:>10}  {:<12}  {:<16}  {}\n", b.address,
-				   b.size, b.hits, b.source_name, b.object, b.symbol);
+		out += fmt::format("  {:#018x}  {:>{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", b.address,
+				   b.size, wbytes, b.hits, whits, b.source_name, wsrc, b.object, wobj,
+				   b.symbol);
 	return out;
 }
 
