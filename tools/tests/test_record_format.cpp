@@ -217,3 +217,17 @@ TEST(RecordFormat, ProcessesAndRangePidsRoundTripAndAreOptional)
 		<< "a recording of one process keeps the version-1 header as it was";
 	EXPECT_EQ(serialize(old).find("\"pid\":4243"), std::string::npos);
 }
+
+TEST(RecordFormat, VersionZeroIsDamageNotNewer)
+{
+	std::string bytes = serialize(sample());
+	bytes[8] = 0;
+	try {
+		parse(bytes);
+		FAIL() << "version 0 was accepted";
+	} catch (const FormatError &e) {
+		const std::string what = e.what();
+		EXPECT_EQ(what.find("newer"), std::string::npos) << "UX review D8: " << what;
+		EXPECT_NE(what.find("version 0"), std::string::npos) << what;
+	}
+}

@@ -189,5 +189,5 @@ TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
 	EXPECT_EQ(raw[0].hits, 40U);
 	EXPECT_EQ(raw[0].symbol, "alpha | beta");
 	EXPECT_EQ(raw[1].symbol, "spin+0x10c0");
-	EXPECT_EQ(raw[2].object, "[unattributed]");
+	EXPECT_EQ(raw[2].object, "[catch-all]") << "every hit of the target, not the unattributed ones";
 }

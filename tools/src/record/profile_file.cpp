@@ -195,7 +195,9 @@ ProfileData parse(const std::string &bytes)
 	if (bytes.size() < kPreambleSize || std::memcmp(bytes.data(), kFileMagic, 8) != 0)
 		throw FormatError("not a kprofile record file (bad magic)");
 	data.version = static_cast<std::uint32_t>(get_le(bytes, 8, 4));
-	if (data.version == 0 || data.version > kFileVersion)
+	if (data.version == 0)
+		throw FormatError("record file version 0 does not exist: the file is damaged");
+	if (data.version > kFileVersion)
 		throw FormatError("record file version " + std::to_string(data.version) +
 				  " is newer than this kprofile understands (" +
 				  std::to_string(kFileVersion) + "); upgrade kprofile");

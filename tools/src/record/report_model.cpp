@@ -328,7 +328,9 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 			RawBucket b;
 			b.source = r.source;
 			b.source_name = source_name(data, r.source);
-			b.object = object_label(data, r);
+			// A catch-all bucket holds every hit of the target in
+			// its 2 GiB, attributed or not: not "[unattributed]".
+			b.object = r.kind == RangeKind::CatchAll ? "[catch-all]" : object_label(data, r);
 			b.address = r.bucket_base(i);
 			b.size = r.bucket_size();
 			b.hits = r.buckets[i];
