@@ -17,6 +17,7 @@ import csv
 import gzip
 import importlib
 import io
+import json
 import os
 import re
 import shutil
@@ -206,6 +207,18 @@ def check_views(args, rec):
           proc.returncode == 0 and lines and all(
               l.startswith("record_fixture_c.c:") and 8 <= int(l.split(":")[1]) <= 15 for l in lines),
           rows)
+    for opts in (["--raw", "--json"], ["--format", "raw", "--json"], ["--raw", "--format", "json"]):
+        proc = run(args.tool, "report", "-i", rec, *opts)
+        try:
+            doc = json.loads(proc.stdout)
+        except ValueError:
+            doc = {}
+        check("report %s is the raw JSON document" % " ".join(opts),
+              proc.returncode == 0 and "buckets" in doc and any(
+                  b["object"] == "[catch-all]" for b in doc["buckets"]), proc.stdout[:300])
+    proc = run(args.tool, "report", "-i", rec, "--raw")
+    check("report --raw is the text dump", proc.returncode == 0
+          and proc.stdout.startswith(b"# Address"), proc.stdout[:300])
     proc = run(args.tool, "report", "-i", rec, "-n", "-1")
     check("-n -1 is refused", proc.returncode == 1, proc.stderr.decode())
     proc = run(args.tool, "report", "-i", rec, "--sort", "cpu")

@@ -47,9 +47,12 @@ std::string chosen_format(const ReportOptions &opts)
 {
 	std::string f = opts.format;
 
+	// --raw picks the buckets, --json or --format json their encoding.
 	if (f.empty())
-		f = opts.raw ? "raw" : opts.json ? "json" : "table";
-	else if (opts.raw && f != "raw" && f != "json")
+		f = opts.json ? "json" : opts.raw ? "raw" : "table";
+	else if (f == "raw" && opts.json)
+		f = "json";
+	if (opts.raw && f != "raw" && f != "json")
 		throw Failure(usage_error("--raw dumps buckets: it takes --json, not --format " + f));
 	for (const char *known : formats)
 		if (f == known)
@@ -93,7 +96,7 @@ void run_report(const ReportOptions &opts)
 		if (opts.processes && format == "table")
 			print_out(render_processes(d) + "\n");
 
-		if (opts.raw || format == "raw") {
+		if (opts.raw || opts.format == "raw") {
 			auto buckets = raw_buckets(d, resolver, sources);
 			if (format == "json")
 				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
