@@ -142,31 +142,6 @@ std::string object_label(const ProfileData &data, const RangeRecord &range)
 	return basename_of(data.objects[range.object].path);
 }
 
-std::vector<std::string> parse_sort_keys(const std::string &spec)
-{
-	std::vector<std::string> keys;
-	std::size_t pos = 0;
-
-	while (pos <= spec.size()) {
-		auto comma = spec.find(',', pos);
-		std::string k = spec.substr(pos, comma == std::string::npos ? std::string::npos
-									   : comma - pos);
-		if (!k.empty()) {
-			if (k != "overhead" && k != "hits" && k != "source" && k != "object" &&
-			    k != "symbol")
-				throw std::invalid_argument("unknown sort key '" + k +
-							    "': use overhead, hits, source, object or symbol");
-			keys.push_back(k);
-		}
-		if (comma == std::string::npos)
-			break;
-		pos = comma + 1;
-	}
-	if (keys.empty())
-		keys.push_back("overhead");
-	return keys;
-}
-
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys)
 {
 	auto cmp = [&](const Row &a, const Row &b) {

@@ -98,10 +98,10 @@ struct RawBucket {
 	std::string symbol;	// "name+0xoff", or several joined by " | "
 };
 
-// Sort keys: "overhead"/"hits", "source", "object", "symbol".  Unknown
-// keys throw std::invalid_argument naming the valid ones.
+// Order rows by keys "overhead"/"hits" (descending), "source", "object",
+// "symbol"; ties in a fixed total order.  `report --sort` is parsed by
+// parse_sort() (report_view.h), which also groups.
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys);
-std::vector<std::string> parse_sort_keys(const std::string &spec);
 
 // Build the report; @source_filter keeps only sources matching by name
 // or value (empty keeps all).  The "[unattributed]" row carries hits of
