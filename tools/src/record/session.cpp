@@ -192,7 +192,12 @@ bool Session::follow_maps(Proc &p)
 			    l.meta.base == g.start && l.meta.size == g.end - g.start)
 				l.profile->stop();
 	if (!fresh.empty() && !p.follower.gone().empty())
-		p.rec.comm = read_comm(pid);	// an exec: the new program's name
+		p.comm_polls = 5;	// an exec: the new program's name follows
+	if (p.comm_polls > 0) {
+		p.comm_polls--;
+		if (std::string comm = read_comm(pid); !comm.empty())
+			p.rec.comm = comm;
+	}
 	for (const auto &m : fresh) {
 		const int obj = object_index(m.path.empty() ? "[anon]" : m.path);
 		for (const auto &s : opts_.sources) {

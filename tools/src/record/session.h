@@ -82,6 +82,9 @@ private:
 		ProcessRecord rec;
 		MapsFollower follower;
 		bool alive = true;
+		// Polls left to re-read the comm after an exec: exec replaces
+		// the mappings before it sets the new comm.
+		int comm_polls = 0;
 	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
 		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src,
