@@ -59,7 +59,14 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 		->excludes(iv);
 	app.add_option("-b,--bucket", a.bucket_shift, "log2 of the bucket size in bytes (2..31)")
 		->check(CLI::Range(2, 31));
-	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process");
+	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process")
+		->check(CLI::Validator(
+			[](std::string &v) {
+				char *end = nullptr;
+				const long p = std::strtol(v.c_str(), &end, 10);
+				return end != v.c_str() && !*end && p > 0 ? std::string() :
+				       "'" + v + "' is not a process id (a number above 0)";
+			}, "PID"));
 	auto *all = app.add_flag("-a,--all-cpus", a.system,
 				 "system-wide: every task and the kernel (needs CAP_PERFMON)");
 	pid->excludes(all);
@@ -68,7 +75,13 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	auto *k = app.add_flag("--kernel", a.kernel_only, "kernel only (needs CAP_PERFMON)");
 	u->excludes(k);
 	app.add_option("--duration", a.duration, "stop after SECS seconds")
-		->check(CLI::PositiveNumber);
+		->check(CLI::Validator(
+			[](std::string &v) {
+				char *end = nullptr;
+				const double d = std::strtod(v.c_str(), &end);
+				return end != v.c_str() && !*end && d > 0 ? std::string() :
+				       "'" + v + "' is not a number of seconds above 0 (e.g. 5 or 0.5)";
+			}, "SECS"));
 	app.add_flag("--no-inherit", a.no_inherit,
 		     "profile only the command (or -p PID), not the processes it starts");
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
