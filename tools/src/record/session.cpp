@@ -102,8 +102,10 @@ void Session::start_base()
 {
 	const pid_t root = opts_.target == KPROFILE_TARGET_SYSTEM ? 0 : opts_.pid;
 
-	if (root)
+	if (root) {
 		procs_[root].rec = {root, 0, read_comm(root)};
+		procs_[root].comm_polls = 5;	// a held command is still our fork
+	}
 	if (opts_.user)
 		for (const auto &s : opts_.sources)
 			add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, KPROFILE_MODE_USER, -1,
@@ -154,6 +156,9 @@ void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
 	Proc &p = procs_[pid];
 
 	p.rec = {pid, ppid, read_comm(pid)};
+	// It may exec between this read and its first maps read, which then
+	// shows no exec: read the comm again for a few polls.
+	p.comm_polls = 5;
 	try {
 		if (own_totals && opts_.user)
 			for (const auto &s : opts_.sources)
@@ -228,9 +233,34 @@ void Session::retire(Proc &p)
 			++it;
 			continue;
 		}
-		retired_.push_back(record_of(*it));
+		keep_retired(record_of(*it), p.rec.comm);
 		it = live_.erase(it);
 	}
+}
+
+void Session::keep_retired(RangeRecord r, const std::string &comm)
+{
+	// Kernel and module text are the same ranges in every process: those
+	// of exited processes with the same comm are summed into the first
+	// one's, so that make's hundred compiler runs cost one kernel text,
+	// not a hundred.  Catch-alls and objects stay per process.
+	if (r.kind == RangeKind::Kernel) {
+		for (auto &k : retired_) {
+			if (k.kind != RangeKind::Kernel || k.source != r.source || k.base != r.base ||
+			    k.size != r.size || k.bucket_shift != r.bucket_shift ||
+			    k.object != r.object || k.buckets.size() != r.buckets.size() ||
+			    procs_.at(static_cast<pid_t>(k.pid)).rec.comm != comm)
+				continue;
+			for (std::size_t i = 0; i < r.buckets.size(); i++)
+				k.buckets[i] += r.buckets[i];
+			k.hits += r.hits;
+			k.outside += r.outside;
+			k.unavailable += r.unavailable;
+			k.wrong_mode += r.wrong_mode;
+			return;
+		}
+	}
+	retired_.push_back(std::move(r));
 }
 
 bool Session::follow()

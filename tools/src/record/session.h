@@ -102,6 +102,8 @@ private:
 	// freeing the buffers.
 	void retire(Proc &p);
 	RangeRecord record_of(const Live &l) const;
+	// Keep the final counts of an exited process's range.
+	void keep_retired(RangeRecord r, const std::string &comm);
 
 	const Device &dev_;
 	SessionOptions opts_;
