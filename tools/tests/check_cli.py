@@ -65,6 +65,12 @@ def main():
            "not a number of seconds above 0")
     expect("record -p 0: exit 1, not 'nothing to profile'",
            run(tool, *nodev, "record", "-p", "0"), 1, "not a process id")
+    expect("record -g: exit 1, says why there are no call graphs",
+           run(tool, *nodev, "record", "-g", "--", "true"), 1, "no call graphs", "perf record -g")
+    expect("record -F 1000 -i 1ms: exit 1 (one or the other)",
+           run(tool, *nodev, "record", "-F", "1000", "-i", "1ms", "--", "true"), 1)
+    expect("record -i 1h: exit 1, names the units",
+           run(tool, *nodev, "record", "-i", "1h", "--", "true"), 1, "unknown unit")
     expect("record with the module missing: the same advice as info",
            run(tool, *nodev, "record", "--", "true"), 2, "not loaded", "modprobe")
     expect("a device that is not kprofile: exit 2, ABI mismatch",
