@@ -16,7 +16,8 @@
 
 namespace kprofile::record {
 
-// At most this many busy processes get profiles of their own under -a.
+// At most this many busy processes at a time get profiles of their own
+// under -a.
 constexpr std::size_t kMaxBusyProcesses = 64;
 
 Session::Session(const Device &dev, SessionOptions opts)
@@ -240,16 +241,24 @@ void Session::retire(Proc &p)
 
 void Session::keep_retired(RangeRecord r, const std::string &comm)
 {
+	keep_exited_range(retired_, std::move(r), [&](std::int64_t pid) {
+		return procs_.at(static_cast<pid_t>(pid)).rec.comm == comm;
+	});
+}
+
+void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
+		       const std::function<bool(std::int64_t)> &same_comm)
+{
 	// Kernel and module text are the same ranges in every process: those
 	// of exited processes with the same comm are summed into the first
 	// one's, so that make's hundred compiler runs cost one kernel text,
 	// not a hundred.  Catch-alls and objects stay per process.
 	if (r.kind == RangeKind::Kernel) {
-		for (auto &k : retired_) {
+		for (auto &k : kept) {
 			if (k.kind != RangeKind::Kernel || k.source != r.source || k.base != r.base ||
 			    k.size != r.size || k.bucket_shift != r.bucket_shift ||
 			    k.object != r.object || k.buckets.size() != r.buckets.size() ||
-			    procs_.at(static_cast<pid_t>(k.pid)).rec.comm != comm)
+			    !same_comm(k.pid))
 				continue;
 			for (std::size_t i = 0; i < r.buckets.size(); i++)
 				k.buckets[i] += r.buckets[i];
@@ -260,7 +269,7 @@ void Session::keep_retired(RangeRecord r, const std::string &comm)
 			return;
 		}
 	}
-	retired_.push_back(std::move(r));
+	kept.push_back(std::move(r));
 }
 
 bool Session::follow()
@@ -271,9 +280,14 @@ bool Session::follow()
 	if (system && opts_.user && opts_.attribute &&
 	    now - last_scan_ >= std::chrono::milliseconds(250)) {
 		last_scan_ = now;
+		std::size_t alive = 0;
+		for (const auto &[pid, p] : procs_)
+			alive += p.alive;
 		for (pid_t pid : busy_.scan(getpid()))
-			if (!procs_.count(pid) && procs_.size() < kMaxBusyProcesses)
+			if (!procs_.count(pid) && alive < kMaxBusyProcesses) {
 				adopt(pid, 0, false);
+				alive++;
+			}
 	}
 	std::vector<pid_t> pids;
 	for (const auto &[pid, p] : procs_)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -121,6 +122,12 @@ private:
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
 };
+
+// Keep @r, the final counts of an exited process's range, in @kept: a
+// kernel or module range is summed into an equal one of a process for
+// which @same_comm(pid) holds, if there is one.
+void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
+		       const std::function<bool(std::int64_t)> &same_comm);
 
 // Kernel symbols worth keeping in a record file: those overlapping a
 // non-zero bucket of a kernel range (sizes computed from the full list).
