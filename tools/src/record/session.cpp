@@ -167,14 +167,21 @@ void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
 				    KPROFILE_MODE_USER, -1, 0, s, pid);
 		if (own_totals && kernel_ok_)
 			add_kernel(pid);
+		if (follow_maps(p))
+			return;
 	} catch (const Failure &f) {
-		if (f.error().err != ESRCH)
-			throw;
-		p.alive = false;	// gone already: its profiles count nothing
-		return;
+		skip(p, f.error());
 	}
-	if (!follow_maps(p))
-		retire(p);
+	retire(p);	// gone already, or skipped: keep what it counted
+}
+
+void Session::skip(Proc &p, const Error &e)
+{
+	// A child the user may not profile (a set-user-ID program: EACCES),
+	// or one the module refused, is left out; the recording goes on.
+	if (e.err != ESRCH)
+		skipped_.push_back(fmt::format("process {} ({}) was not followed: {}", p.rec.pid,
+					       p.rec.comm, e.what));
 }
 
 bool Session::follow_maps(Proc &p)
@@ -294,9 +301,18 @@ bool Session::follow()
 		if (p.alive)
 			pids.push_back(pid);
 	bool any = false;
+	const pid_t root = system ? 0 : opts_.pid;
 	for (pid_t pid : pids) {
 		Proc &p = procs_[pid];
-		if (!follow_maps(p)) {
+		bool alive = false;
+		try {
+			alive = follow_maps(p);
+		} catch (const Failure &f) {
+			if (pid == root)
+				throw;
+			skip(p, f.error());
+		}
+		if (!alive) {
 			retire(p);
 			continue;
 		}
@@ -344,7 +360,7 @@ std::vector<std::string> Session::stop_notes() const
 		lost |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
 		hidden += st.not_dumpable;
 	}
-	std::vector<std::string> out;
+	std::vector<std::string> out = skipped_;
 	if (exec)
 		out.push_back(fmt::format("the process executed a set-user-ID (set-group-ID, "
 					  "file-capability) program: it was not profiled from "

@@ -66,7 +66,8 @@ public:
 	// Things the user should know (kernel not profiled, and why).
 	const std::vector<std::string> &notes() const { return notes_; }
 	// Why profiles stopped counting, one note per reason (a set-user-ID
-	// exec of the target, a lost bucket buffer); empty when none did.
+	// exec of the target, a lost bucket buffer, a child that could not be
+	// followed); empty when none did.
 	std::vector<std::string> stop_notes() const;
 	std::size_t profile_count() const { return live_.size() + retired_.size(); }
 	// The processes followed so far.
@@ -99,6 +100,8 @@ private:
 	// Read @p's maps, profile new mappings, stop unmapped ones; false
 	// when the process is gone.
 	bool follow_maps(Proc &p);
+	// Leave @p out after @e (a note unless it had just exited).
+	void skip(Proc &p, const Error &e);
 	// @p exited: stop its profiles and keep their counts as records,
 	// freeing the buffers.
 	void retire(Proc &p);
@@ -118,6 +121,7 @@ private:
 	bool kernel_ok_ = false;	// the kernel profiles were permitted
 	std::vector<KernelSymbolRecord> kallsyms_;
 	std::vector<std::string> notes_;
+	std::vector<std::string> skipped_;	// children not followed, and why
 	bool pending_done_ = false;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
