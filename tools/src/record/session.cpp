@@ -93,7 +93,7 @@ void Session::add_kernel(pid_t pid)
 		    KPROFILE_MODE_KERNEL, -1, 0, s, pid);
 		add(RangeKind::Kernel, text->first, text->second - text->first,
 		    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s, pid);
-		for (const auto &m : read_modules(kallsyms_))
+		for (const auto &m : modules_)
 			add(RangeKind::Kernel, m.base, m.size, opts_.bucket_shift,
 			    KPROFILE_MODE_KERNEL, object_index("[" + m.name + "]"), 0, s, pid);
 	}
@@ -124,6 +124,7 @@ void Session::start_base()
 				 "(run as root or set kernel.kptr_restrict=0)");
 		return;
 	}
+	modules_ = read_modules(kallsyms_);
 	try {
 		add_kernel(root);
 		kernel_ok_ = true;
@@ -165,10 +166,14 @@ void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
 			for (const auto &s : opts_.sources)
 				add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift,
 				    KPROFILE_MODE_USER, -1, 0, s, pid);
-		if (own_totals && kernel_ok_)
-			add_kernel(pid);
-		if (follow_maps(p))
+		// Its own mappings before the kernel's: the kernel text's
+		// buckets take the longest to pin, and a short-lived child's
+		// user hits matter most.
+		if (follow_maps(p)) {
+			if (own_totals && kernel_ok_)
+				add_kernel(pid);
 			return;
+		}
 	} catch (const Failure &f) {
 		skip(p, f.error());
 	}

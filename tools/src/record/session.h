@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "record/kernel_modules.h"
 #include "record/maps.h"
 #include "record/process_tree.h"
 #include "record/profile_device.h"
@@ -120,6 +121,7 @@ private:
 	std::chrono::steady_clock::time_point last_scan_{};
 	bool kernel_ok_ = false;	// the kernel profiles were permitted
 	std::vector<KernelSymbolRecord> kallsyms_;
+	std::vector<ModuleText> modules_;	// read once, at start_base()
 	std::vector<std::string> notes_;
 	std::vector<std::string> skipped_;	// children not followed, and why
 	bool pending_done_ = false;
