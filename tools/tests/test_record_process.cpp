@@ -13,6 +13,7 @@
 #include "record/kernel_modules.h"
 #include "record/process_tree.h"
 #include "record/process_view.h"
+#include "record/session.h"
 
 using namespace kprofile::record;
 
@@ -156,4 +157,35 @@ TEST(RecordProcess, ViewsOfOneProcess)
 	old.pid = 5;
 	old.ranges = {range(RangeKind::CatchAll, 0, 9)};
 	EXPECT_EQ(only_process(old, 5).ranges.size(), 1U) << "a file without pids is its pid's";
+}
+
+// make's compiler runs: the kernel ranges of exited processes with the
+// same comm are summed into one; catch-alls, objects and other comms not.
+TEST(RecordProcess, ExitedKernelRangesMergePerComm)
+{
+	auto range = [](RangeKind kind, std::int64_t pid, std::uint32_t hits) {
+		RangeRecord r;
+		r.kind = kind;
+		r.pid = pid;
+		r.base = 0xffffffff81000000ULL;
+		r.size = 64;
+		r.bucket_shift = 4;
+		r.hits = hits;
+		r.buckets = {hits, 0, 1, 0};
+		return r;
+	};
+	std::map<std::int64_t, std::string> comm = {{1, "cc1"}, {2, "cc1"}, {3, "as"}};
+	std::vector<RangeRecord> kept;
+	for (std::int64_t pid : {1, 2, 3}) {
+		auto same = [&](std::int64_t other) { return comm[other] == comm[pid]; };
+		keep_exited_range(kept, range(RangeKind::Kernel, pid, 10 * pid), same);
+		keep_exited_range(kept, range(RangeKind::CatchAll, pid, 5), same);
+	}
+	ASSERT_EQ(kept.size(), 5U) << "cc1 x2 kernel merged; as kernel; three catch-alls";
+	EXPECT_EQ(kept[0].pid, 1);
+	EXPECT_EQ(kept[0].buckets[0], 30U) << "10 + 20";
+	EXPECT_EQ(kept[0].buckets[2], 2U);
+	EXPECT_EQ(kept[0].hits, 30U);
+	EXPECT_EQ(kept[3].pid, 3);
+	EXPECT_EQ(kept[3].kind, RangeKind::Kernel);
 }

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // cmd_record.cpp - `kprofile record`: profile a command, a process or the
 // system into a record file (docs/record-format.md).
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -62,6 +66,18 @@ std::string record_summary_extra(const ProfileData &d)
 	return out + " ]\n";
 }
 
+// An existing FILE becomes FILE.old (as perf.data.old), so a second
+// record does not silently replace the first.
+void keep_previous(const std::string &path)
+{
+	struct stat st {};
+
+	if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+	    ::rename(path.c_str(), (path + ".old").c_str()) != 0)
+		print_err(fmt::format("kprofile: warning: could not keep the previous {} as {}.old: {}\n",
+				      path, path, errno_text(errno)));
+}
+
 struct RecordOptions {
 	TargetArgs target;
 	std::string output = "kprofile.data";
@@ -81,6 +97,7 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 			kernel |= rg.kind == RangeKind::Kernel;
 		if (kernel)
 			d.kernel_symbols = kernel_symbols_for(d, read_kallsyms());
+		keep_previous(opts.output);
 		write_file(opts.output, d);
 
 		std::uint64_t hits = 0;

@@ -48,6 +48,10 @@ void restore_handlers()
 
 void add_target_options(CLI::App &app, TargetArgs &a)
 {
+	// perf's habits: -e is -s; -g gets a plain answer (below).
+	app.add_option("-e,--event", a.sources, "the same as -s (perf's spelling)")
+		->delimiter(',')->group("");
+	app.add_flag("-g,--call-graph", a.call_graph, "")->group("");
 	app.add_option("-s,--source", a.sources,
 		       "profile source(s), by name or value (default ProfileTime); "
 		       "several give one profile set each")
@@ -61,7 +65,14 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 		->excludes(iv);
 	app.add_option("-b,--bucket", a.bucket_shift, "log2 of the bucket size in bytes (2..31)")
 		->check(CLI::Range(2, 31));
-	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process");
+	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process")
+		->check(CLI::Validator(
+			[](std::string &v) {
+				char *end = nullptr;
+				const long p = std::strtol(v.c_str(), &end, 10);
+				return end != v.c_str() && !*end && p > 0 ? std::string() :
+				       "'" + v + "' is not a process id (a number above 0)";
+			}, "PID"));
 	auto *all = app.add_flag("-a,--all-cpus", a.system,
 				 "system-wide: every task and the kernel (needs CAP_PERFMON)");
 	pid->excludes(all);
@@ -70,28 +81,44 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	auto *k = app.add_flag("--kernel", a.kernel_only, "kernel only (needs CAP_PERFMON)");
 	u->excludes(k);
 	app.add_option("--duration", a.duration, "stop after SECS seconds")
-		->check(CLI::PositiveNumber);
+		->check(CLI::Validator(
+			[](std::string &v) {
+				char *end = nullptr;
+				const double d = std::strtod(v.c_str(), &end);
+				return end != v.c_str() && !*end && d > 0 ? std::string() :
+				       "'" + v + "' is not a number of seconds above 0 (e.g. 5 or 0.5)";
+			}, "SECS"));
 	app.add_flag("--no-inherit", a.no_inherit,
 		     "profile only the command (or -p PID), not the processes it starts");
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
 }
 
 Run::Run(const TargetArgs &args, const std::string &device)
-	: args_(args), dev_(Device::open(device).value())
+	: args_(check_target_args(args)), dev_(Device::open(device).value())
 {
-	if (args_.command.empty() && !args_.pid && !args_.system)
-		throw Failure(usage_error("nothing to profile",
-					  {"give -- CMD ARGS..., -p PID, or -a for the whole system"}));
-	if (args_.pid && !args_.command.empty())
-		throw Failure(usage_error("-p and a command exclude each other",
-					  {"use either -p PID or -- CMD ARGS..."}));
 	info_ = dev_.checked_info().value();
 	if (!args_.cpus.empty())
 		cpus_ = check_cpu_list(args_.cpus, info_.num_cpus);
-	if (args_.frequency)
-		(void)frequency_interval(*args_.frequency);
-	if (args_.interval)
-		(void)parse_interval(*args_.interval, true);	// the syntax; units per source later
+}
+
+const TargetArgs &check_target_args(const TargetArgs &args)
+{
+	if (args.call_graph)
+		throw Failure(usage_error("no call graphs: a profile object counts interrupts in "
+					  "address buckets, it records no stacks",
+					  {"the flat profile is what record gives; `perf record -g` "
+					   "records call graphs"}));
+	if (args.command.empty() && !args.pid && !args.system)
+		throw Failure(usage_error("nothing to profile",
+					  {"give -- CMD ARGS..., -p PID, or -a for the whole system"}));
+	if (args.pid && !args.command.empty())
+		throw Failure(usage_error("-p and a command exclude each other",
+					  {"use either -p PID or -- CMD ARGS..."}));
+	if (args.frequency)
+		(void)frequency_interval(*args.frequency);
+	if (args.interval)
+		(void)parse_interval(*args.interval, true);	// the syntax; units per source later
+	return args;
 }
 
 Run::~Run()

@@ -32,12 +32,17 @@ struct TargetArgs {
 	bool kernel_only = false;
 	std::optional<double> duration;
 	bool no_inherit = false;		// do not follow children
+	bool call_graph = false;		// -g: refused, saying why
 	std::vector<std::string> command;
 };
 
 // Add -s -i -b -p -a -C --user --kernel --duration --no-inherit and
 // `-- CMD` to @app.
 void add_target_options(CLI::App &app, TargetArgs &args);
+
+// The checks of @args that need no device (a usage Failure, before
+// anything is opened or started); returns @args.
+const TargetArgs &check_target_args(const TargetArgs &args);
 
 // A target being profiled: the device, the command (if any), the session.
 class Run {

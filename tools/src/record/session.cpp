@@ -16,7 +16,8 @@
 
 namespace kprofile::record {
 
-// At most this many busy processes get profiles of their own under -a.
+// At most this many busy processes at a time get profiles of their own
+// under -a.
 constexpr std::size_t kMaxBusyProcesses = 64;
 
 Session::Session(const Device &dev, SessionOptions opts)
@@ -92,7 +93,7 @@ void Session::add_kernel(pid_t pid)
 		    KPROFILE_MODE_KERNEL, -1, 0, s, pid);
 		add(RangeKind::Kernel, text->first, text->second - text->first,
 		    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s, pid);
-		for (const auto &m : read_modules(kallsyms_))
+		for (const auto &m : modules_)
 			add(RangeKind::Kernel, m.base, m.size, opts_.bucket_shift,
 			    KPROFILE_MODE_KERNEL, object_index("[" + m.name + "]"), 0, s, pid);
 	}
@@ -102,8 +103,10 @@ void Session::start_base()
 {
 	const pid_t root = opts_.target == KPROFILE_TARGET_SYSTEM ? 0 : opts_.pid;
 
-	if (root)
+	if (root) {
 		procs_[root].rec = {root, 0, read_comm(root)};
+		procs_[root].comm_polls = 5;	// a held command is still our fork
+	}
 	if (opts_.user)
 		for (const auto &s : opts_.sources)
 			add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, KPROFILE_MODE_USER, -1,
@@ -121,6 +124,7 @@ void Session::start_base()
 				 "(run as root or set kernel.kptr_restrict=0)");
 		return;
 	}
+	modules_ = read_modules(kallsyms_);
 	try {
 		add_kernel(root);
 		kernel_ok_ = true;
@@ -154,21 +158,35 @@ void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
 	Proc &p = procs_[pid];
 
 	p.rec = {pid, ppid, read_comm(pid)};
+	// It may exec between this read and its first maps read, which then
+	// shows no exec: read the comm again for a few polls.
+	p.comm_polls = 5;
 	try {
 		if (own_totals && opts_.user)
 			for (const auto &s : opts_.sources)
 				add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift,
 				    KPROFILE_MODE_USER, -1, 0, s, pid);
-		if (own_totals && kernel_ok_)
-			add_kernel(pid);
+		// Its own mappings before the kernel's: the kernel text's
+		// buckets take the longest to pin, and a short-lived child's
+		// user hits matter most.
+		if (follow_maps(p)) {
+			if (own_totals && kernel_ok_)
+				add_kernel(pid);
+			return;
+		}
 	} catch (const Failure &f) {
-		if (f.error().err != ESRCH)
-			throw;
-		p.alive = false;	// gone already: its profiles count nothing
-		return;
+		skip(p, f.error());
 	}
-	if (!follow_maps(p))
-		retire(p);
+	retire(p);	// gone already, or skipped: keep what it counted
+}
+
+void Session::skip(Proc &p, const Error &e)
+{
+	// A child the user may not profile (a set-user-ID program: EACCES),
+	// or one the module refused, is left out; the recording goes on.
+	if (e.err != ESRCH)
+		skipped_.push_back(fmt::format("process {} ({}) was not followed: {}", p.rec.pid,
+					       p.rec.comm, e.what));
 }
 
 bool Session::follow_maps(Proc &p)
@@ -192,7 +210,12 @@ bool Session::follow_maps(Proc &p)
 			    l.meta.base == g.start && l.meta.size == g.end - g.start)
 				l.profile->stop();
 	if (!fresh.empty() && !p.follower.gone().empty())
-		p.rec.comm = read_comm(pid);	// an exec: the new program's name
+		p.comm_polls = 5;	// an exec: the new program's name follows
+	if (p.comm_polls > 0) {
+		p.comm_polls--;
+		if (std::string comm = read_comm(pid); !comm.empty())
+			p.rec.comm = comm;
+	}
 	for (const auto &m : fresh) {
 		const int obj = object_index(m.path.empty() ? "[anon]" : m.path);
 		for (const auto &s : opts_.sources) {
@@ -223,9 +246,42 @@ void Session::retire(Proc &p)
 			++it;
 			continue;
 		}
-		retired_.push_back(record_of(*it));
+		keep_retired(record_of(*it), p.rec.comm);
 		it = live_.erase(it);
 	}
+}
+
+void Session::keep_retired(RangeRecord r, const std::string &comm)
+{
+	keep_exited_range(retired_, std::move(r), [&](std::int64_t pid) {
+		return procs_.at(static_cast<pid_t>(pid)).rec.comm == comm;
+	});
+}
+
+void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
+		       const std::function<bool(std::int64_t)> &same_comm)
+{
+	// Kernel and module text are the same ranges in every process: those
+	// of exited processes with the same comm are summed into the first
+	// one's, so that make's hundred compiler runs cost one kernel text,
+	// not a hundred.  Catch-alls and objects stay per process.
+	if (r.kind == RangeKind::Kernel) {
+		for (auto &k : kept) {
+			if (k.kind != RangeKind::Kernel || k.source != r.source || k.base != r.base ||
+			    k.size != r.size || k.bucket_shift != r.bucket_shift ||
+			    k.object != r.object || k.buckets.size() != r.buckets.size() ||
+			    !same_comm(k.pid))
+				continue;
+			for (std::size_t i = 0; i < r.buckets.size(); i++)
+				k.buckets[i] += r.buckets[i];
+			k.hits += r.hits;
+			k.outside += r.outside;
+			k.unavailable += r.unavailable;
+			k.wrong_mode += r.wrong_mode;
+			return;
+		}
+	}
+	kept.push_back(std::move(r));
 }
 
 bool Session::follow()
@@ -236,18 +292,32 @@ bool Session::follow()
 	if (system && opts_.user && opts_.attribute &&
 	    now - last_scan_ >= std::chrono::milliseconds(250)) {
 		last_scan_ = now;
+		std::size_t alive = 0;
+		for (const auto &[pid, p] : procs_)
+			alive += p.alive;
 		for (pid_t pid : busy_.scan(getpid()))
-			if (!procs_.count(pid) && procs_.size() < kMaxBusyProcesses)
+			if (!procs_.count(pid) && alive < kMaxBusyProcesses) {
 				adopt(pid, 0, false);
+				alive++;
+			}
 	}
 	std::vector<pid_t> pids;
 	for (const auto &[pid, p] : procs_)
 		if (p.alive)
 			pids.push_back(pid);
 	bool any = false;
+	const pid_t root = system ? 0 : opts_.pid;
 	for (pid_t pid : pids) {
 		Proc &p = procs_[pid];
-		if (!follow_maps(p)) {
+		bool alive = false;
+		try {
+			alive = follow_maps(p);
+		} catch (const Failure &f) {
+			if (pid == root)
+				throw;
+			skip(p, f.error());
+		}
+		if (!alive) {
 			retire(p);
 			continue;
 		}
@@ -295,7 +365,7 @@ std::vector<std::string> Session::stop_notes() const
 		lost |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
 		hidden += st.not_dumpable;
 	}
-	std::vector<std::string> out;
+	std::vector<std::string> out = skipped_;
 	if (exec)
 		out.push_back(fmt::format("the process executed a set-user-ID (set-group-ID, "
 					  "file-capability) program: it was not profiled from "

@@ -7,11 +7,13 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "record/kernel_modules.h"
 #include "record/maps.h"
 #include "record/process_tree.h"
 #include "record/profile_device.h"
@@ -65,7 +67,8 @@ public:
 	// Things the user should know (kernel not profiled, and why).
 	const std::vector<std::string> &notes() const { return notes_; }
 	// Why profiles stopped counting, one note per reason (a set-user-ID
-	// exec of the target, a lost bucket buffer); empty when none did.
+	// exec of the target, a lost bucket buffer, a child that could not be
+	// followed); empty when none did.
 	std::vector<std::string> stop_notes() const;
 	std::size_t profile_count() const { return live_.size() + retired_.size(); }
 	// The processes followed so far.
@@ -82,6 +85,9 @@ private:
 		ProcessRecord rec;
 		MapsFollower follower;
 		bool alive = true;
+		// Polls left to re-read the comm after an exec: exec replaces
+		// the mappings before it sets the new comm.
+		int comm_polls = 0;
 	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
 		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src,
@@ -95,10 +101,14 @@ private:
 	// Read @p's maps, profile new mappings, stop unmapped ones; false
 	// when the process is gone.
 	bool follow_maps(Proc &p);
+	// Leave @p out after @e (a note unless it had just exited).
+	void skip(Proc &p, const Error &e);
 	// @p exited: stop its profiles and keep their counts as records,
 	// freeing the buffers.
 	void retire(Proc &p);
 	RangeRecord record_of(const Live &l) const;
+	// Keep the final counts of an exited process's range.
+	void keep_retired(RangeRecord r, const std::string &comm);
 
 	const Device &dev_;
 	SessionOptions opts_;
@@ -111,11 +121,19 @@ private:
 	std::chrono::steady_clock::time_point last_scan_{};
 	bool kernel_ok_ = false;	// the kernel profiles were permitted
 	std::vector<KernelSymbolRecord> kallsyms_;
+	std::vector<ModuleText> modules_;	// read once, at start_base()
 	std::vector<std::string> notes_;
+	std::vector<std::string> skipped_;	// children not followed, and why
 	bool pending_done_ = false;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
 };
+
+// Keep @r, the final counts of an exited process's range, in @kept: a
+// kernel or module range is summed into an equal one of a process for
+// which @same_comm(pid) holds, if there is one.
+void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
+		       const std::function<bool(std::int64_t)> &same_comm);
 
 // Kernel symbols worth keeping in a record file: those overlapping a
 // non-zero bucket of a kernel range (sizes computed from the full list).
