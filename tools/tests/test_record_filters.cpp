@@ -173,13 +173,36 @@ TEST(RecordFilters, ObjectSummaryLikeKernratesModuleList)
 	EXPECT_NE(text.find("0.085 s"), std::string::npos) << text;
 }
 
-TEST(RecordFilters, DefaultColumnsAddCommAndPidForSeveralProcesses)
+TEST(RecordFilters, DefaultColumnsAddCommForSeveralCommands)
 {
 	Report one;
-	one.rows = {make_row("a", "f", 1, 7)};
+	one.rows = {make_row("a", "f", 1, 7, "a")};
 	EXPECT_EQ(default_dims(one), (std::vector<Dim>{Dim::Source, Dim::Object, Dim::Symbol}));
 	Report many;
 	many.rows = sample_rows();
 	EXPECT_EQ(default_dims(many),
-		  (std::vector<Dim>{Dim::Source, Dim::Comm, Dim::Pid, Dim::Object, Dim::Symbol}));
+		  (std::vector<Dim>{Dim::Source, Dim::Comm, Dim::Object, Dim::Symbol}));
+}
+
+TEST(RecordFilters, DefaultViewMergesProcessesOfOneCommandAsPerf)
+{
+	Report rep;
+	rep.rows = sample_rows();
+	default_view(rep);
+	// perf's default comm,dso,sym: hotcold's two pids merge.
+	ASSERT_EQ(rep.rows.size(), 4U);
+	EXPECT_EQ(rep.rows[0].symbol, "hot");
+	EXPECT_DOUBLE_EQ(rep.rows[0].hits, 75.0);
+	EXPECT_EQ(rep.rows[0].comm, "hotcold");
+	EXPECT_EQ(rep.rows[0].pid, 0) << "two pids: no single one to show";
+
+	Report one;
+	one.rows = {make_row("a", "f", 1, 7, "a"), make_row("a", "f", 2, 7, "a")};
+	default_view(one);
+	ASSERT_EQ(one.rows.size(), 1U);
+	EXPECT_EQ(one.rows[0].pid, 7) << "one process: its pid stays";
+	EXPECT_EQ(default_dims(one), (std::vector<Dim>{Dim::Source, Dim::Object, Dim::Symbol}));
+
+	auto by_pid = group_rows(sample_rows(), parse_sort("pid,sym").dims);
+	EXPECT_EQ(by_pid.size(), 5U) << "--sort pid,sym splits them again";
 }

@@ -110,11 +110,11 @@ void run_report(const ReportOptions &opts)
 		RowFilter select = opts.filter;
 		select.percent_limit = 0;
 		filter_rows(rep.rows, select);
-		if (!sort.dims.empty())
-			rep.rows = group_rows(rep.rows, sort.dims);
+		const std::vector<Dim> dims = sort.dims.empty() ? default_dims(rep) : sort.dims;
+		rep.rows = group_rows(rep.rows, dims);
 		filter_rows(rep.rows, RowFilter{.percent_limit = opts.filter.percent_limit});
 		std::vector<std::string> order = sort.order;
-		for (Dim dim : sort.dims)
+		for (Dim dim : dims)
 			order.push_back(dim == Dim::Object ? "object" : dim == Dim::Symbol ? "symbol"
 								    : "source");
 		sort_rows(rep.rows, order);
@@ -131,7 +131,7 @@ void run_report(const ReportOptions &opts)
 		else if (format == "pprof")
 			emit(opts, render_pprof(d, rep), true);
 		else
-			emit(opts, render_table(d, rep, opts.limit, sort.dims), false);
+			emit(opts, render_table(d, rep, opts.limit, dims), false);
 	} catch (const Failure &) {
 		throw;
 	} catch (const std::exception &e) {

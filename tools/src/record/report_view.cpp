@@ -151,34 +151,35 @@ std::vector<Row> group_rows(const std::vector<Row> &rows, const std::vector<Dim>
 	std::map<GroupKey, Row> groups;
 
 	for (const auto &r : rows) {
-		auto [it, added] = groups.try_emplace(key_of(r, dims));
+		auto [it, added] = groups.try_emplace(key_of(r, dims), r);
 		Row &g = it->second;
-		if (added) {
-			g.source = r.source;
-			g.source_name = r.source_name;
-			g.resolved = true;
-			if (has(dims, Dim::Comm))
-				g.comm = r.comm;
-			if (has(dims, Dim::Pid))
-				g.pid = r.pid;
-			if (has(dims, Dim::Object)) {
-				g.object = r.object;
-				g.object_path = r.object_path;
-			}
-			if (has(dims, Dim::Symbol))
-				g.symbol = r.symbol;
-			if (has(dims, Dim::Srcline))
-				g.srcline = r.srcline;
+		if (added)
+			continue;
+		// A field outside @dims survives only while every merged row
+		// agrees on it (one process: its comm and pid stay).
+		if (g.source != r.source)
+			g.source_name.clear();
+		if (g.comm != r.comm)
+			g.comm.clear();
+		if (g.pid != r.pid)
+			g.pid = 0;
+		if (g.object_path != r.object_path) {
+			g.object.clear();
+			g.object_path.clear();
 		}
-		if (!has(dims, Dim::Source) && g.source != r.source)
-			g.source_name.clear();	// several sources merged
+		if (g.symbol != r.symbol) {
+			g.symbol.clear();
+			g.address.reset();
+		} else if (r.address && (!g.address || *r.address < *g.address)) {
+			g.address = r.address;
+		}
+		if (g.srcline != r.srcline)
+			g.srcline.clear();
 		g.hits += r.hits;
 		g.exact_hits += r.exact_hits;
 		g.overhead += r.overhead;
 		g.ambiguous |= r.ambiguous;
 		g.resolved &= r.resolved;
-		if (r.address && (!g.address || *r.address < *g.address) && has(dims, Dim::Symbol))
-			g.address = r.address;
 	}
 	std::vector<Row> out;
 	for (auto &[k, g] : groups)
@@ -188,25 +189,29 @@ std::vector<Row> group_rows(const std::vector<Row> &rows, const std::vector<Dim>
 
 std::vector<Dim> default_dims(const Report &report)
 {
-	std::set<std::int64_t> pids;
+	std::set<std::string> comms;
 	bool srcline = false;
 
 	for (const auto &r : report.rows) {
-		if (r.pid)
-			pids.insert(r.pid);
+		if (!r.comm.empty())
+			comms.insert(r.comm);
 		srcline |= !r.srcline.empty();
 	}
 	// Source stays with one source: scripts match "ProfileTime  obj  sym".
 	std::vector<Dim> dims = {Dim::Source};
-	if (pids.size() > 1) {
+	if (comms.size() > 1)
 		dims.push_back(Dim::Comm);
-		dims.push_back(Dim::Pid);
-	}
 	dims.push_back(Dim::Object);
 	dims.push_back(Dim::Symbol);
 	if (srcline)
 		dims.push_back(Dim::Srcline);
 	return dims;
+}
+
+void default_view(Report &report)
+{
+	report.rows = group_rows(report.rows, default_dims(report));
+	sort_rows(report.rows, {"overhead"});
 }
 
 std::size_t filter_rows(std::vector<Row> &rows, const RowFilter &f)

@@ -27,14 +27,21 @@ struct SortSpec {
 // "did you mean"); `cpu` says why a bucket histogram has no CPU.
 SortSpec parse_sort(const std::string &spec);
 
-// Merge the rows that agree on @dims (the other fields are dropped), the
-// perf way: `--sort dso` gives one row per object.  Hits, exact hits and
-// overhead add up; a merged row is ambiguous when any part was.
+// Merge the rows that agree on @dims, the perf way: `--sort dso` gives one
+// row per object.  Hits, exact hits and overhead add up; a merged row is
+// ambiguous when any part was; a field outside @dims is kept only when
+// all merged rows agree on it (else it is emptied).
 std::vector<Row> group_rows(const std::vector<Row> &rows, const std::vector<Dim> &dims);
 
-// The default columns of a report: Source, Comm and Pid when its rows come
-// from several processes, Object, Symbol, and Srcline when rows have one.
+// The default grouping and columns, perf's comm,dso,sym: Source, Command
+// when rows come from several commands, Object, Symbol, and Srcline when
+// rows have one.  Processes of one command are merged (--sort pid splits
+// them; --pid picks one).
 std::vector<Dim> default_dims(const Report &report);
+
+// What `report` and `top` show without --sort: @report's rows grouped by
+// default_dims(), hottest first.
+void default_view(Report &report);
 
 struct RowFilter {
 	std::vector<std::string> dsos;		// object name or path, [kernel]
