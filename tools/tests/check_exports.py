@@ -219,6 +219,9 @@ def check_views(args, rec):
     proc = run(args.tool, "report", "-i", rec, "--raw")
     check("report --raw is the text dump", proc.returncode == 0
           and proc.stdout.startswith(b"# Address"), proc.stdout[:300])
+    proc = run(args.tool, "report", "-i", rec, "--percent-limit", "200")
+    check("--percent-limit 200: exit 1 saying what it takes", proc.returncode == 1
+          and b"percentage from 0 to 100" in proc.stderr, proc.stderr.decode())
     proc = run(args.tool, "report", "-i", rec, "-n", "-1")
     check("-n -1 is refused", proc.returncode == 1, proc.stderr.decode())
     proc = run(args.tool, "report", "-i", rec, "--sort", "cpu")

@@ -146,8 +146,10 @@ void setup_report(CLI::App &cmd, Context &)
 {
 	auto opts = std::make_shared<record::ReportOptions>();
 
-	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)");
-	cmd.add_option("-o,--output", opts->output, "Write the report to FILE instead of stdout");
+	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)")
+		->type_name("FILE");
+	cmd.add_option("-o,--output", opts->output, "Write the report to FILE instead of stdout")
+		->type_name("FILE");
 	cmd.add_option("--format", opts->format,
 		       "table (default), json, raw, folded (flamegraph.pl, speedscope), csv, "
 		       "pprof (gzipped profile.proto for go tool pprof, Pyroscope, Parca)")
@@ -158,15 +160,28 @@ void setup_report(CLI::App &cmd, Context &)
 		->type_name("KEYS");
 	cmd.add_option("--dso,--dsos,--object", opts->filter.dsos,
 		       "Only these objects (name, path, 'kernel', a module name, or a glob)")
-		->delimiter(',');
+		->delimiter(',')
+		->type_name("LIST");
 	cmd.add_option("--symbol,--symbols", opts->filter.symbols,
 		       "Only these symbols (names or shell globs: 'worker_*')")
-		->delimiter(',');
+		->delimiter(',')
+		->type_name("LIST");
 	cmd.add_option("--comm", opts->filter.comms, "Only these processes, by command name or glob")
-		->delimiter(',');
+		->delimiter(',')
+		->type_name("LIST");
 	cmd.add_option("--percent-limit", opts->filter.percent_limit,
 		       "Hide rows under this overhead (percent)")
-		->check(CLI::Range(0.0, 100.0));
+		->type_name("PERCENT")
+		->check([](const std::string &v) -> std::string {
+			try {
+				std::size_t used = 0;
+				const double p = std::stod(v, &used);
+				if (used == v.size() && p >= 0 && p <= 100)
+					return "";
+			} catch (const std::exception &) {
+			}
+			return "--percent-limit takes a percentage from 0 to 100, e.g. 0.5";
+		});
 	cmd.add_flag("--objects", opts->objects,
 		     "Print the per-object summary first (kernrate's module list: hits, "
 		     "overhead, time, symbols per object)");
@@ -179,13 +194,20 @@ void setup_report(CLI::App &cmd, Context &)
 		->type_name("DIR");
 	cmd.add_option("--source", opts->sources,
 		       "Only these sources (names, aliases or values, as `kprofile sources`)")
-		->delimiter(',');
+		->delimiter(',')
+		->type_name("LIST");
 	cmd.add_flag("--raw", opts->raw,
 		     "Dump every non-zero bucket with its address (kernrate style)");
 	cmd.add_flag("--json", opts->json, "Print one JSON document (keys: docs/record-format.md)");
 	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows (0: all)")
-		->check(CLI::NonNegativeNumber);
-	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)");
+		->type_name("N")
+		->check([](const std::string &v) -> std::string {
+			return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
+				       ? ""
+				       : "-n takes a number of rows (0: all)";
+		});
+	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)")
+		->type_name("PID");
 	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
 		   "the bytes of the sized functions in them.  [unattributed] is what the\n"
