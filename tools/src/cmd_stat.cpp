@@ -290,7 +290,7 @@ void setup_stat(CLI::App &cmd, Context &ctx)
 {
 	auto opts = std::make_shared<StatOptions>();
 
-	cmd.add_option("-s,--sources", opts->sources,
+	cmd.add_option("-s,--sources,--source", opts->sources,
 		       "Counter sources to count, comma-separated (names as `kprofile sources` "
 		       "shows them, with or without \"Profile\", or numbers); default: "
 		       "instructions, cycles and branches where supported")

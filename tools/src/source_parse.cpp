@@ -15,6 +15,21 @@ namespace {
 
 constexpr std::string_view prefix = "profile";
 
+// perf's generic hardware events and cpu-clock, xperf's -pmcsources
+// names, mapped to the generic sources (<linux/kprofile_sources.h>).
+constexpr SourceAlias aliases[] = {
+	{"time", "kprofile", 0x00},
+	{"timer", "xperf", 0x00},
+	{"cpu-clock", "perf", 0x00},
+	{"cycles", "perf", 0x13},
+	{"cpu-cycles", "perf", 0x13},
+	{"instructions", "perf", 0x02},
+	{"branches", "perf", 0x06},
+	{"branch-instructions", "perf", 0x06},
+	{"branch-misses", "perf", 0x0B},
+	{"cache-misses", "perf", 0x0A},
+};
+
 // Lower case, without the "Profile" prefix: the form names are compared in.
 std::string normalize(std::string_view s)
 {
@@ -46,6 +61,20 @@ std::vector<std::string> candidate_names(Interface iface, bool with_prefix)
 
 	for (const auto &k : known_sources(iface))
 		out.emplace_back(with_prefix ? k.name : short_name(k.name));
+	if (!with_prefix)
+		for (const auto &a : aliases)
+			if (std::find(out.begin(), out.end(), a.alias) == out.end() &&
+			    ascii_lower(a.alias) != "time")
+				out.emplace_back(a.alias);
+	return out;
+}
+
+// An alias compares without case, and with '_' for '-'.
+std::string alias_key(std::string_view s)
+{
+	std::string out = ascii_lower(s);
+
+	std::replace(out.begin(), out.end(), '_', '-');
 	return out;
 }
 
@@ -83,6 +112,21 @@ std::vector<std::pair<Interface, const SourceRow *>> elsewhere(Interface iface,
 }
 
 } // namespace
+
+std::span<const SourceAlias> source_aliases()
+{
+	return aliases;
+}
+
+std::vector<std::string_view> aliases_of(std::uint32_t value)
+{
+	std::vector<std::string_view> out;
+
+	for (const auto &a : aliases)
+		if (a.value == value)
+			out.push_back(a.alias);
+	return out;
+}
 
 std::size_t edit_distance(std::string_view a, std::string_view b)
 {
@@ -215,6 +259,10 @@ Result<ParsedSource> parse_source(std::string_view text, Interface iface)
 		for (const auto &k : known_sources(iface))
 			if (normalize(k.name) == norm)
 				return ParsedSource{k.value, std::string(k.name)};
+		for (const auto &a : aliases)
+			if (alias_key(a.alias) == alias_key(text))
+				if (auto name = source_name(iface, a.value))
+					return ParsedSource{a.value, std::string(*name)};
 	}
 
 	std::vector<std::string> hints;

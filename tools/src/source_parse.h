@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,18 +24,33 @@ struct ParsedSource {
 	std::string name;	// the table's name, e.g. "ProfileTotalIssues"
 };
 
+// A perf or xperf name for a generic source ("cycles", "Timer").  Names
+// of the interface's own table win over an alias.
+struct SourceAlias {
+	std::string_view alias;
+	std::string_view from;	// "perf" or "xperf"
+	std::uint32_t value;	// a generic source (0x00..0x18)
+};
+std::span<const SourceAlias> source_aliases();
+// The aliases of @value, in table order (empty for most sources).
+std::vector<std::string_view> aliases_of(std::uint32_t value);
+
 // "0x1d" / "0X1D" (hex) or "29" (decimal).  nullopt when @text is not
 // written as a number; an Error when it is one but not a valid one
 // (bad hex digits, negative, above @max).
 std::optional<Result<std::uint64_t>> parse_number(std::string_view text, std::uint64_t max,
 						  std::string_view what);
 
-// Resolve a SOURCE on @iface.  Errors (exit code Usage) say what was
+// Resolve a SOURCE on @iface: a table name with or without "Profile", in
+// any case, an alias (source_aliases(), any case, '_' for '-'), or a
+// value.  The one parser of record/top -s, report --source, stat -s,
+// interval and sources.  Errors (exit code Usage) say what was
 // wrong and suggest the closest names, or the interface that has it.
 Result<ParsedSource> parse_source(std::string_view text, Interface iface);
 
-// The closest source names on @iface to @text, best first, at most @max.
-// Names are shown without the "Profile" prefix unless @text has it.
+// The closest source names and aliases on @iface to @text, best first,
+// at most @max.  Names are shown without the "Profile" prefix unless
+// @text has it.
 std::vector<std::string> suggest_sources(std::string_view text, Interface iface,
 					 std::size_t max = 4);
 

@@ -29,6 +29,17 @@ std::string units_text(const SourceEntry &s, std::uint32_t interval)
 	return fmt::format("x 100 ns ({:g} us)", ns / 1e3);
 }
 
+// "timer, cpu-clock" (perf and xperf names the parser accepts), or "-".
+std::string alias_text(const SourceEntry &s)
+{
+	std::string out;
+
+	if (s.generic)
+		for (auto a : aliases_of(s.value))
+			out += (out.empty() ? "" : ", ") + std::string(a);
+	return out.empty() ? "-" : out;
+}
+
 } // namespace
 
 std::vector<SourceEntry> select_sources(const std::vector<SourceEntry> &sources,
@@ -47,10 +58,12 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 {
 	using A = Table::Align;
 	const auto shown = select_sources(sources, opts);
-	bool reasons = false;
+	bool reasons = false, aliases = false;
 
-	for (const auto &s : shown)
+	for (const auto &s : shown) {
 		reasons |= !s.supported;
+		aliases |= s.generic && !aliases_of(s.value).empty();
+	}
 
 	std::vector<Table::Column> cols = {
 		{"Id", A::Left},       {"Name", A::Left}, {"Interval", A::Right},
@@ -62,6 +75,8 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 	}
 	if (opts.counters)
 		cols.push_back({"Counters", A::Left});
+	if (aliases)
+		cols.push_back({"Aliases", A::Left});
 	cols.push_back({"Supported", A::Left});
 	if (reasons)
 		cols.push_back({"Reason", A::Left});
@@ -81,6 +96,8 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 		}
 		if (opts.counters)
 			row.push_back(s.counters ? counters_text(*s.counters) : "-");
+		if (aliases)
+			row.push_back(alias_text(s));
 		row.push_back(s.supported ? "yes" : "no");
 		if (reasons)
 			row.push_back(s.reason);
@@ -106,6 +123,10 @@ nlohmann::json source_json(const SourceEntry &s)
 	j["reason"] = s.supported ? nlohmann::json(nullptr) : nlohmann::json(s.reason);
 	j["generic"] = s.generic;
 	j["timer"] = s.timer;
+	j["aliases"] = nlohmann::json::array();
+	if (s.generic)
+		for (auto a : aliases_of(s.value))
+			j["aliases"].push_back(std::string(a));
 	if (s.counters) {
 		nlohmann::json c = nlohmann::json::array();
 

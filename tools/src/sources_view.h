@@ -26,12 +26,14 @@ std::vector<SourceEntry> select_sources(const std::vector<SourceEntry> &sources,
 					const SourcesViewOptions &opts);
 
 // Id, Name, Interval, Min, Max, Supported (+ Select, EBX with verbose;
-// + Reason when an unsupported source is shown).
+// + Aliases when a shown source has perf/xperf aliases; + Reason when an
+// unsupported source is shown).
 std::string render_sources(const std::vector<SourceEntry> &sources,
 			   const SourcesViewOptions &opts);
 
 // One source: value, name, select, ebx_bit, interval, default_interval,
 // min_interval, max_interval, units, supported, reason, generic, timer,
+// aliases ([string], the perf/xperf names SOURCE arguments accept),
 // counters ([int] with --family, else null), citation (string with
 // --family, else null).
 nlohmann::json source_json(const SourceEntry &source);

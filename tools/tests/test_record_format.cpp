@@ -193,3 +193,41 @@ TEST(RecordFormat, FileRoundTripAndMissingFileAdvice)
 		EXPECT_NE(std::string(e.what()).find("kprofile record"), std::string::npos);
 	}
 }
+
+// record -- CMD follows children: each range says which process it
+// counted, and the file names the processes; a file without these keys
+// (older kprofile) still reads, with no pids.
+TEST(RecordFormat, ProcessesAndRangePidsRoundTripAndAreOptional)
+{
+	ProfileData d = sample();
+	d.ranges[0].pid = 4243;
+	d.processes = {{4242, 0, "sh"}, {4243, 4242, "spin"}};
+	const ProfileData e = parse(serialize(d));
+
+	ASSERT_EQ(e.processes.size(), 2U);
+	EXPECT_EQ(e.processes[1].ppid, 4242);
+	EXPECT_EQ(process_comm(e, 4243), "spin");
+	EXPECT_EQ(process_comm(e, 1), "");
+	EXPECT_EQ(e.ranges[0].pid, 4243);
+	EXPECT_EQ(e.ranges[1].pid, 0);
+
+	const ProfileData old = parse(serialize(sample()));
+	EXPECT_TRUE(old.processes.empty());
+	EXPECT_EQ(serialize(old).find("\"processes\""), std::string::npos)
+		<< "a recording of one process keeps the version-1 header as it was";
+	EXPECT_EQ(serialize(old).find("\"pid\":4243"), std::string::npos);
+}
+
+TEST(RecordFormat, VersionZeroIsDamageNotNewer)
+{
+	std::string bytes = serialize(sample());
+	bytes[8] = 0;
+	try {
+		parse(bytes);
+		FAIL() << "version 0 was accepted";
+	} catch (const FormatError &e) {
+		const std::string what = e.what();
+		EXPECT_EQ(what.find("newer"), std::string::npos) << "UX review D8: " << what;
+		EXPECT_NE(what.find("version 0"), std::string::npos) << what;
+	}
+}

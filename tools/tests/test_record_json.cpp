@@ -72,7 +72,8 @@ TEST(RecordJson, ReportKeysAreStable)
 
 	EXPECT_EQ(keys(doc), (std::set<std::string>{"version", "machine", "target", "pid",
 						    "command", "duration_ns", "sources", "rows",
-						    "warnings"}));
+						    "warnings", "hidden_rows", "hidden_hits",
+						    "objects"}));
 	EXPECT_EQ(doc["version"], kReportJsonVersion);
 	ASSERT_EQ(doc["sources"].size(), 1U);
 	EXPECT_EQ(keys(doc["sources"][0]),
@@ -84,7 +85,8 @@ TEST(RecordJson, ReportKeysAreStable)
 		EXPECT_EQ(keys(row), (std::set<std::string>{"overhead", "hits", "exact_hits",
 							    "source", "source_value", "object",
 							    "object_path", "symbol", "resolved",
-							    "ambiguous", "address"}));
+							    "ambiguous", "address", "comm", "pid",
+							    "srcline"}));
 	EXPECT_EQ(doc["rows"][0]["symbol"], "hot_loop");
 	EXPECT_EQ(doc["rows"][0]["address"], "0x1010") << "addresses are hex strings";
 	EXPECT_EQ(doc["rows"][1]["object"], "[unattributed]");

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "record/report_model.h"
+#include "record/report_view.h"
 
 using namespace kprofile::record;
 
@@ -172,11 +173,11 @@ TEST(RecordSplit, SourceFilterAndSortKeys)
 	EXPECT_FALSE(build_report(d, f, {"0"}).rows.empty());
 
 	Report rep = build_report(d, f);
-	sort_rows(rep.rows, parse_sort_keys("symbol"));
+	sort_rows(rep.rows, {"symbol"});
 	EXPECT_EQ(rep.rows.front().symbol, "[outside every profiled range]");
 	EXPECT_EQ(rep.rows[1].symbol, "alpha");
-	EXPECT_THROW(parse_sort_keys("overhead,bogus"), std::invalid_argument);
-	EXPECT_EQ(parse_sort_keys(""), std::vector<std::string>{"overhead"});
+	EXPECT_THROW(parse_sort("overhead,bogus"), std::invalid_argument);
+	EXPECT_EQ(parse_sort("").order, std::vector<std::string>{"overhead"});
 }
 
 TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
@@ -189,5 +190,5 @@ TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
 	EXPECT_EQ(raw[0].hits, 40U);
 	EXPECT_EQ(raw[0].symbol, "alpha | beta");
 	EXPECT_EQ(raw[1].symbol, "spin+0x10c0");
-	EXPECT_EQ(raw[2].object, "[unattributed]");
+	EXPECT_EQ(raw[2].object, "[catch-all]") << "every hit of the target, not the unattributed ones";
 }

@@ -177,3 +177,39 @@ TEST(SourceParse, ParseNumber)
 	EXPECT_EQ(parse_number("18446744073709551615", UINT64_MAX, "n")->value(), UINT64_MAX);
 	EXPECT_FALSE(parse_number("18446744073709551616", UINT64_MAX, "n")->ok());
 }
+
+TEST(SourceParse, PerfAndXperfAliases)
+{
+	const std::pair<const char *, std::uint32_t> cases[] = {
+		{"time", 0x00}, {"timer", 0x00}, {"Timer", 0x00}, {"TIME", 0x00},
+		{"cpu-clock", 0x00}, {"cycles", 0x13}, {"cpu-cycles", 0x13},
+		{"instructions", 0x02}, {"TotalIssues", 0x02},
+		{"branches", 0x06}, {"branch-misses", 0x0B}, {"branch_misses", 0x0B},
+		{"Branch-Misses", 0x0B}, {"cache-misses", 0x0A},
+	};
+	for (Interface iface : {Interface::None, Interface::Emon, Interface::Amd64})
+		for (const auto &[text, value] : cases)
+			EXPECT_EQ(value_of(text, iface), value) << text << " on " << interface_name(iface);
+	// The table's name is what the caller gets, not the alias.
+	EXPECT_EQ(parse_source("cycles", Interface::Emon).value().name, "ProfileTotalCycles");
+	EXPECT_EQ(parse_source("Timer", Interface::None).value().name, "ProfileTime");
+}
+
+TEST(SourceParse, AliasesAreListedPerSource)
+{
+	auto t = aliases_of(0x00);
+	EXPECT_NE(std::find(t.begin(), t.end(), "timer"), t.end());
+	auto c = aliases_of(0x13);
+	EXPECT_NE(std::find(c.begin(), c.end(), "cycles"), c.end());
+	EXPECT_TRUE(aliases_of(0x01).empty());
+	for (const auto &a : source_aliases())
+		EXPECT_LT(a.value, first_specific) << a.alias << " must name a generic source";
+}
+
+TEST(SourceParse, MisspelledAliasesGetADidYouMean)
+{
+	EXPECT_NE(failure("cyles", Interface::None).find("cycles"), std::string::npos);
+	EXPECT_NE(failure("branch-mises", Interface::Emon).find("branch-misses"),
+		  std::string::npos);
+	EXPECT_NE(failure("Tme", Interface::None).find("Did you mean"), std::string::npos);
+}

@@ -58,7 +58,7 @@ std::vector<std::string> lines(const std::string &s)
 const std::set<std::string> source_keys = {
 	"value",	"name",	 "select",    "ebx_bit", "interval", "default_interval",
 	"min_interval", "max_interval", "units", "supported", "reason", "generic", "timer",
-	"counters",	"citation",
+	"counters",	"citation", "aliases",
 };
 
 } // namespace

@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // cmd_report.cpp - `kprofile report`: where the hits of a record file went.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -8,7 +13,10 @@
 #include "command.h"
 #include "errors.h"
 #include "record/commands.h"
+#include "record/process_view.h"
+#include "record/report_export.h"
 #include "record/report_render.h"
+#include "record/report_view.h"
 #include "record/resolver.h"
 
 namespace kprofile {
@@ -18,36 +26,112 @@ namespace {
 
 struct ReportOptions {
 	std::string input = "kprofile.data";
+	std::string output;	// -o: write there instead of stdout
 	std::string sort = "overhead";
+	std::string format;	// table, json, raw, folded, csv, pprof
 	std::vector<std::string> sources;
 	bool raw = false;
 	bool json = false;
 	std::size_t limit = 0;
+	std::int64_t pid = 0;		// only this process's profiles
+	bool processes = false;		// the per-process table first
+	RowFilter filter;		// --dso, --symbol, --comm, --percent-limit
+	bool objects = false;		// kernrate's per-object summary first
+	bool srcline = false;
+	std::string symfs;
 };
+
+const char *const formats[] = {"table", "json", "raw", "folded", "csv", "pprof"};
+
+std::string chosen_format(const ReportOptions &opts)
+{
+	std::string f = opts.format;
+
+	// --raw picks the buckets, --json or --format json their encoding.
+	if (f.empty())
+		f = opts.json ? "json" : opts.raw ? "raw" : "table";
+	else if (f == "raw" && opts.json)
+		f = "json";
+	if (opts.raw && f != "raw" && f != "json")
+		throw Failure(usage_error("--raw dumps buckets: it takes --json, not --format " + f));
+	for (const char *known : formats)
+		if (f == known)
+			return f;
+	std::string list;
+	for (const char *known : formats)
+		list += (list.empty() ? "" : ", ") + std::string(known);
+	throw Failure(usage_error("unknown report format '" + opts.format + "'",
+				  {"Formats: " + list + "."}));
+}
+
+void emit(const ReportOptions &opts, const std::string &bytes, bool binary)
+{
+	if (opts.output.empty() || opts.output == "-") {
+		if (binary && ::isatty(STDOUT_FILENO))
+			throw Failure(usage_error("a pprof profile is binary: not printed to a terminal",
+						  {"Redirect it (> prof.pb.gz) or give -o FILE; then "
+						   "`go tool pprof -top prof.pb.gz`."}));
+		print_out(bytes);
+		return;
+	}
+	std::ofstream out(opts.output, std::ios::binary | std::ios::trunc);
+	if (out)
+		out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+	if (!out || !out.flush())
+		throw Failure(errno_error(errno, "cannot write " + opts.output,
+					  {"choose another -o FILE or directory"}));
+}
 
 void run_report(const ReportOptions &opts)
 {
 	try {
-		const std::vector<std::string> keys = parse_sort_keys(opts.sort);
+		const std::string format = chosen_format(opts);
+		const SortSpec sort = parse_sort(opts.sort);
 		ProfileData d = read_file(opts.input);
-		FileResolver resolver;
+		const std::vector<std::string> sources = resolve_source_filter(d, opts.sources);
+		FileResolver resolver({opts.symfs, opts.srcline});
 
-		if (opts.raw) {
-			auto buckets = raw_buckets(d, resolver, opts.sources);
-			if (opts.json)
-				print_json(raw_json(d, buckets));
+		if (opts.pid)
+			d = only_process(d, opts.pid);
+		if (opts.processes && format == "table")
+			print_out(render_processes(d) + "\n");
+
+		if (opts.raw || opts.format == "raw") {
+			auto buckets = raw_buckets(d, resolver, sources);
+			if (format == "json")
+				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
 			else
-				print_out(render_raw(buckets));
+				emit(opts, render_raw(buckets), false);
 			return;
 		}
-		Report rep = build_report(d, resolver, opts.sources);
-		sort_rows(rep.rows, keys);
-		if (opts.limit && rep.rows.size() > opts.limit && opts.json)
+		Report rep = build_report(d, resolver, sources, opts.srcline);
+		// Filters select symbols (and processes) first; the percent
+		// limit applies to what is shown, after grouping.
+		RowFilter select = opts.filter;
+		select.percent_limit = 0;
+		filter_rows(rep.rows, select);
+		const std::vector<Dim> dims = sort.dims.empty() ? default_dims(rep) : sort.dims;
+		rep.rows = group_rows(rep.rows, dims);
+		filter_rows(rep.rows, RowFilter{.percent_limit = opts.filter.percent_limit});
+		std::vector<std::string> order = sort.order;
+		for (Dim dim : dims)
+			order.push_back(dim == Dim::Object ? "object" : dim == Dim::Symbol ? "symbol"
+								    : "source");
+		sort_rows(rep.rows, order);
+		if (opts.objects && format == "table")
+			print_out(render_objects(rep.objects) + "\n");
+		if (opts.limit && rep.rows.size() > opts.limit && format != "table")
 			rep.rows.resize(opts.limit);
-		if (opts.json)
-			print_json(report_json(d, rep));
+		if (format == "json")
+			emit(opts, report_json(d, rep).dump(2) + "\n", false);
+		else if (format == "folded")
+			emit(opts, render_folded(rep), false);
+		else if (format == "csv")
+			emit(opts, render_csv(rep), false);
+		else if (format == "pprof")
+			emit(opts, render_pprof(d, rep), true);
 		else
-			print_out(render_table(d, rep, opts.limit));
+			emit(opts, render_table(d, rep, opts.limit, dims), false);
 	} catch (const Failure &) {
 		throw;
 	} catch (const std::exception &e) {
@@ -62,18 +146,73 @@ void setup_report(CLI::App &cmd, Context &)
 {
 	auto opts = std::make_shared<record::ReportOptions>();
 
-	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)");
-	cmd.add_option("--sort", opts->sort,
-		       "Sort keys, comma-separated: overhead, hits, source, object, symbol");
-	cmd.add_option("--source", opts->sources, "Only these sources (names or values)")
-		->delimiter(',');
+	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)")
+		->type_name("FILE");
+	cmd.add_option("-o,--output", opts->output, "Write the report to FILE instead of stdout")
+		->type_name("FILE");
+	cmd.add_option("--format", opts->format,
+		       "table (default), json, raw, folded (flamegraph.pl, speedscope), csv, "
+		       "pprof (gzipped profile.proto for go tool pprof, Pyroscope, Parca)")
+		->type_name("FORMAT");
+	cmd.add_option("-s,--sort", opts->sort,
+		       "Group and sort by these keys, comma-separated, as perf: dso (object), sym "
+		       "(symbol), comm, pid, source, srcline; overhead or hits to order only")
+		->type_name("KEYS");
+	cmd.add_option("--dso,--dsos,--object", opts->filter.dsos,
+		       "Only these objects (name, path, 'kernel', a module name, or a glob)")
+		->delimiter(',')
+		->type_name("LIST");
+	cmd.add_option("--symbol,--symbols", opts->filter.symbols,
+		       "Only these symbols (names or shell globs: 'worker_*')")
+		->delimiter(',')
+		->type_name("LIST");
+	cmd.add_option("--comm", opts->filter.comms, "Only these processes, by command name or glob")
+		->delimiter(',')
+		->type_name("LIST");
+	cmd.add_option("--percent-limit", opts->filter.percent_limit,
+		       "Hide rows under this overhead (percent)")
+		->type_name("PERCENT")
+		->check([](const std::string &v) -> std::string {
+			try {
+				std::size_t used = 0;
+				const double p = std::stod(v, &used);
+				if (used == v.size() && p >= 0 && p <= 100)
+					return "";
+			} catch (const std::exception &) {
+			}
+			return "--percent-limit takes a percentage from 0 to 100, e.g. 0.5";
+		});
+	cmd.add_flag("--objects", opts->objects,
+		     "Print the per-object summary first (kernrate's module list: hits, "
+		     "overhead, time, symbols per object)");
+	cmd.add_flag("--srcline", opts->srcline,
+		     "Split rows per source line (file:line from the objects' DWARF line "
+		     "tables, or their debug files)");
+	cmd.add_option("--symfs", opts->symfs,
+		       "Look for the recorded objects under DIR first (a copy of the recording "
+		       "host's root, or a flat directory of its binaries)")
+		->type_name("DIR");
+	cmd.add_option("--source", opts->sources,
+		       "Only these sources (names, aliases or values, as `kprofile sources`)")
+		->delimiter(',')
+		->type_name("LIST");
 	cmd.add_flag("--raw", opts->raw,
 		     "Dump every non-zero bucket with its address (kernrate style)");
 	cmd.add_flag("--json", opts->json, "Print one JSON document (keys: docs/record-format.md)");
-	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows");
+	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows (0: all)")
+		->type_name("N")
+		->check([](const std::string &v) -> std::string {
+			return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos
+				       ? ""
+				       : "-n takes a number of rows (0: all)";
+		});
+	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)")
+		->type_name("PID");
+	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
-		   "bytes of overlap.  [unattributed] is what the catch-all profile saw outside\n"
-		   "every profiled range.");
+		   "the bytes of the sized functions in them.  [unattributed] is what the\n"
+		   "catch-all profile saw outside every profiled range.\n"
+		   "Flame graph: kprofile report --format folded | flamegraph.pl > prof.svg");
 	cmd.callback([opts] { record::run_report(*opts); });
 }
 

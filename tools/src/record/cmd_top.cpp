@@ -14,6 +14,7 @@
 #include "errors.h"
 #include "record/commands.h"
 #include "record/report_render.h"
+#include "record/report_view.h"
 #include "record/resolver.h"
 #include "record/runner.h"
 
@@ -85,6 +86,7 @@ void run_top(const TopOptions &opts, const Context &ctx)
 		auto frame = [&]() {
 			ProfileData d = r.data();
 			Report rep = build_report(d, resolver);
+			default_view(rep);	// one row per command, object, symbol
 			return fmt::format("kprofile top: {} profiles, {:.1f} s\n", d.ranges.size(),
 					   d.duration_ns / 1e9) +
 			       render_table(d, rep, rows);

@@ -146,7 +146,7 @@ std::string serialize(const ProfileData &data)
 		header["objects"].push_back({{"path", o.path}, {"build_id", o.build_id}});
 	header["ranges"] = json::array();
 	for (const auto &r : data.ranges) {
-		header["ranges"].push_back({
+		json range = {
 			{"kind", range_kind_name(r.kind)}, {"source", r.source},
 			{"base", r.base}, {"size", r.size},
 			{"bucket_shift", r.bucket_shift}, {"mode", r.mode},
@@ -154,13 +154,22 @@ std::string serialize(const ProfileData &data)
 			{"hits", r.hits}, {"outside", r.outside},
 			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
 			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
-		});
+		};
+		if (r.pid)
+			range["pid"] = r.pid;
+		header["ranges"].push_back(std::move(range));
 		data_offset += r.buckets.size() * 4;
 	}
 	header["kernel_symbols"] = json::array();
 	for (const auto &k : data.kernel_symbols)
 		header["kernel_symbols"].push_back({{"addr", k.addr}, {"size", k.size},
 						    {"name", k.name}, {"module", k.module}});
+	if (!data.processes.empty()) {
+		header["processes"] = json::array();
+		for (const auto &p : data.processes)
+			header["processes"].push_back({{"pid", p.pid}, {"ppid", p.ppid},
+						       {"comm", p.comm}});
+	}
 
 	std::string text = header.dump();
 	// Pad the header so the bucket data is 4-byte aligned.
@@ -186,7 +195,9 @@ ProfileData parse(const std::string &bytes)
 	if (bytes.size() < kPreambleSize || std::memcmp(bytes.data(), kFileMagic, 8) != 0)
 		throw FormatError("not a kprofile record file (bad magic)");
 	data.version = static_cast<std::uint32_t>(get_le(bytes, 8, 4));
-	if (data.version == 0 || data.version > kFileVersion)
+	if (data.version == 0)
+		throw FormatError("record file version 0 does not exist: the file is damaged");
+	if (data.version > kFileVersion)
 		throw FormatError("record file version " + std::to_string(data.version) +
 				  " is newer than this kprofile understands (" +
 				  std::to_string(kFileVersion) + "); upgrade kprofile");
@@ -237,6 +248,7 @@ ProfileData parse(const std::string &bytes)
 		rr.outside = field_or<std::uint64_t>(r, "outside", 0);
 		rr.unavailable = field_or<std::uint64_t>(r, "unavailable", 0);
 		rr.wrong_mode = field_or<std::uint64_t>(r, "wrong_mode", 0);
+		rr.pid = field_or<std::int64_t>(r, "pid", 0);
 		if (rr.bucket_shift < 2 || rr.bucket_shift > 31)
 			throw FormatError("record file: bucket_shift out of range");
 		if (rr.object < -1 || rr.object >= static_cast<int>(data.objects.size()))
@@ -255,7 +267,19 @@ ProfileData parse(const std::string &bytes)
 					       field_or<std::uint64_t>(k, "size", 0),
 					       field<std::string>(k, "name"),
 					       field_or<std::string>(k, "module", "")});
+	for (const auto &p : field_or<json>(header, "processes", json::array()))
+		data.processes.push_back({field<std::int64_t>(p, "pid"),
+					  field_or<std::int64_t>(p, "ppid", 0),
+					  field_or<std::string>(p, "comm", "")});
 	return data;
+}
+
+std::string process_comm(const ProfileData &data, std::int64_t pid)
+{
+	for (const auto &p : data.processes)
+		if (p.pid == pid)
+			return p.comm;
+	return "";
 }
 
 bool holds_kernel_addresses(const ProfileData &data)

@@ -2,11 +2,21 @@
 # record.cmake - `kprofile record/report/top`: the kprofile_record library,
 # its unit tests and their ELF fixtures.  Included from tools/CMakeLists.txt
 # after the tool's own targets (kprofile_core, kprofile; GTest, CLI11,
-# nlohmann_json and fmt found).  Needs libelf-dev and libncurses-dev.
+# nlohmann_json and fmt found).  Needs libelf-dev, libdw-dev, libncurses-dev,
+# libprotobuf-dev and protobuf-compiler (python3-protobuf for the export test).
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
+pkg_check_modules(KP_LIBDW REQUIRED IMPORTED_TARGET libdw)
 find_package(Curses REQUIRED)
+# report --format pprof: profile.proto compiled by Debian's protoc
+# (protobuf-compiler), linked with libprotobuf (libprotobuf-dev).
+find_package(Protobuf REQUIRED)
+add_library(kprofile_pprof_proto STATIC ${CMAKE_CURRENT_LIST_DIR}/proto/profile.proto)
+protobuf_generate(TARGET kprofile_pprof_proto LANGUAGE cpp)
+target_include_directories(kprofile_pprof_proto PUBLIC ${CMAKE_CURRENT_BINARY_DIR}
+	${CMAKE_CURRENT_BINARY_DIR}/src/record/proto)
+target_link_libraries(kprofile_pprof_proto PUBLIC protobuf::libprotobuf)
 
 set(KP_RECORD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
@@ -18,8 +28,15 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/resolver.cpp
 	${KP_RECORD_DIR}/report_model.cpp
 	${KP_RECORD_DIR}/report_render.cpp
+	${KP_RECORD_DIR}/report_export.cpp
+	${KP_RECORD_DIR}/report_view.cpp
+	${KP_RECORD_DIR}/srcline.cpp
 	${KP_RECORD_DIR}/profile_device.cpp
 	${KP_RECORD_DIR}/memlock.cpp
+	${KP_RECORD_DIR}/args_check.cpp
+	${KP_RECORD_DIR}/process_tree.cpp
+	${KP_RECORD_DIR}/kernel_modules.cpp
+	${KP_RECORD_DIR}/process_view.cpp
 	${KP_RECORD_DIR}/session.cpp
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp
@@ -29,8 +46,8 @@ add_library(kprofile_record STATIC
 target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
 	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
-target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF
-	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES})
+target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF PkgConfig::KP_LIBDW
+	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES} kprofile_pprof_proto)
 # `kprofile record|report|top` (setup_* in cmd_record/report/top.cpp).
 target_link_libraries(kprofile PRIVATE kprofile_record)
 
@@ -51,15 +68,40 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 	add_executable(test_record
 		${KP_FIX}/../test_record_format.cpp
 		${KP_FIX}/../test_record_maps.cpp
+		${KP_FIX}/../test_record_process.cpp
 		${KP_FIX}/../test_record_symbolize.cpp
 		${KP_FIX}/../test_record_split.cpp
+		${KP_FIX}/../test_record_attribution.cpp
+		${KP_FIX}/../test_record_filters.cpp
+		${KP_FIX}/../test_record_symfs.cpp
 		${KP_FIX}/../test_record_json.cpp
 		${KP_FIX}/../test_record_launch.cpp
 		${KP_FIX}/../test_record_memlock.cpp)
-	add_dependencies(test_record kp_record_fixture_stripped)
+	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
+		KP_FIXTURE_SO_G="$<TARGET_FILE:kp_record_fixture_g>"
 		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so")
 	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
 	gtest_discover_tests(test_record DISCOVERY_MODE PRE_TEST)
+endif()
+
+# The fixture library with DWARF (report --srcline), and a writer of record
+# files whose hits fall on its functions: report tested end to end, no
+# module needed.
+add_library(kp_record_fixture_g SHARED ${KP_RECORD_DIR}/../../tests/fixtures/record_fixture_c.c
+	${KP_RECORD_DIR}/../../tests/fixtures/record_fixture_cpp.cpp)
+set_target_properties(kp_record_fixture_g PROPERTIES COMPILE_OPTIONS "-O1;-fno-inline;-g")
+add_executable(kp_make_record ${KP_RECORD_DIR}/../../tests/make_record_fixture.cpp)
+target_link_libraries(kp_make_record PRIVATE kprofile_record)
+if(Python3_FOUND)
+	# --format folded/csv/pprof read back by flamegraph's grammar, Python's
+	# csv and protobuf (profile.proto compiled with protoc at test time).
+	add_test(NAME report_exports
+		COMMAND Python3::Interpreter ${KP_RECORD_DIR}/../../tests/check_exports.py
+			--tool $<TARGET_FILE:kprofile> --maker $<TARGET_FILE:kp_make_record>
+			--so $<TARGET_FILE:kp_record_fixture_g>
+			--proto ${KP_RECORD_DIR}/proto/profile.proto
+			--protoc ${Protobuf_PROTOC_EXECUTABLE})
+	set_tests_properties(report_exports PROPERTIES SKIP_RETURN_CODE 77)
 endif()

@@ -8,6 +8,12 @@
 #include <stdexcept>
 #include <tuple>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "record/report_view.h"
+#include "source_parse.h"
+
 namespace kprofile::record {
 
 namespace {
@@ -35,6 +41,41 @@ std::string unresolved_name(const ProfileData &data, const RangeRecord &r, std::
 	return hex(addr);
 }
 
+// The part of the runtime range [lo, hi) that @view translates, as
+// (runtime lo, table lo, table hi).  Translation is linear over one
+// segment, so when only one end translates (a coarse bucket that runs
+// past the object's last PT_LOAD, or starts before its first), the
+// translatable part is found by bisection.
+struct Translated {
+	std::uint64_t lo, tlo, thi;
+};
+
+std::optional<Translated> translate_range(const RangeResolver::View &view, std::uint64_t lo,
+					  std::uint64_t hi)
+{
+	if (!view.table || !view.translate || hi <= lo)
+		return std::nullopt;
+	auto a = view.translate(lo), b = view.translate(hi - 1);
+	if (a && b)
+		return Translated{lo, *a, *b + 1};
+	if (!a && !b)
+		return std::nullopt;
+	std::uint64_t good = a ? lo : hi - 1, bad = a ? hi - 1 : lo;
+	while (good + 1 != bad && bad + 1 != good) {
+		std::uint64_t mid = good / 2 + bad / 2 + (good & bad & 1);
+		if (view.translate(mid))
+			good = mid;
+		else
+			bad = mid;
+	}
+	if (a)
+		return Translated{lo, *a, *view.translate(good) + 1};
+	return Translated{good, *view.translate(good), *b + 1};
+}
+
+// Rows that would print as "0.0" hits.
+constexpr double kHiddenBelow = 0.05;
+
 } // namespace
 
 std::string source_name(const ProfileData &data, std::uint32_t value)
@@ -61,6 +102,31 @@ bool source_matches(const ProfileData &data, std::uint32_t value,
 	return false;
 }
 
+std::vector<std::string> resolve_source_filter(const ProfileData &data,
+					       const std::vector<std::string> &filter)
+{
+	const Interface iface = parse_interface(data.machine.interface).value_or(Interface::None);
+	std::vector<std::string> out, have;
+
+	for (const auto &s : data.sources)
+		have.push_back(source_label(s.value, s.name));
+	for (const auto &text : filter) {
+		const ParsedSource p = parse_source(text, iface).value();
+		bool found = false;
+		for (const auto &s : data.sources)
+			if (s.value == p.value) {
+				out.push_back(s.name);
+				found = true;
+			}
+		if (!found)
+			throw Failure(usage_error(
+				fmt::format("the recording has no {}", source_label(p.value, p.name)),
+				{fmt::format("It has: {}.", fmt::join(have, ", ")),
+				 "Record it with `kprofile record -s SOURCE`."}));
+	}
+	return out;
+}
+
 std::string object_label(const ProfileData &data, const RangeRecord &range)
 {
 	switch (range.kind) {
@@ -74,31 +140,6 @@ std::string object_label(const ProfileData &data, const RangeRecord &range)
 	if (range.object < 0)
 		return "[anon]";
 	return basename_of(data.objects[range.object].path);
-}
-
-std::vector<std::string> parse_sort_keys(const std::string &spec)
-{
-	std::vector<std::string> keys;
-	std::size_t pos = 0;
-
-	while (pos <= spec.size()) {
-		auto comma = spec.find(',', pos);
-		std::string k = spec.substr(pos, comma == std::string::npos ? std::string::npos
-									   : comma - pos);
-		if (!k.empty()) {
-			if (k != "overhead" && k != "hits" && k != "source" && k != "object" &&
-			    k != "symbol")
-				throw std::invalid_argument("unknown sort key '" + k +
-							    "': use overhead, hits, source, object or symbol");
-			keys.push_back(k);
-		}
-		if (comma == std::string::npos)
-			break;
-		pos = comma + 1;
-	}
-	if (keys.empty())
-		keys.push_back("overhead");
-	return keys;
 }
 
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys)
@@ -124,10 +165,11 @@ void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys)
 }
 
 Report build_report(const ProfileData &data, RangeResolver &resolver,
-		    const std::vector<std::string> &source_filter)
+		    const std::vector<std::string> &source_filter, bool srcline)
 {
 	Report rep;
-	std::map<std::tuple<std::uint32_t, std::string, std::string>, Row> rows;
+	std::map<std::tuple<std::uint32_t, std::int64_t, std::string, std::string, std::string>, Row>
+		rows;
 	std::map<std::uint32_t, SourceTotals> totals;
 
 	for (const auto &s : data.sources) {
@@ -157,9 +199,10 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		RangeResolver::View view = resolver.view(data, r);
 		const std::string obj = object_label(data, r);
 		const std::string path = r.object >= 0 ? data.objects[r.object].path : obj;
+		const std::string comm = r.pid ? process_comm(data, r.pid) : "";
 		auto add = [&](const std::string &sym, bool resolved, double hits, bool exact,
-			       std::uint64_t addr, std::uint64_t whole) {
-			Row &row = rows[{r.source, path, sym}];
+			       std::uint64_t addr, std::uint64_t whole, const std::string &line) {
+			Row &row = rows[{r.source, r.pid, path, sym, line}];
 			if (row.symbol.empty()) {
 				row.source = r.source;
 				row.source_name = t.name;
@@ -168,6 +211,9 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 				row.symbol = sym;
 				row.resolved = resolved;
 				row.address = addr;
+				row.pid = r.pid;
+				row.comm = comm;
+				row.srcline = line;
 			}
 			row.hits += hits;
 			if (exact)
@@ -185,24 +231,24 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 			t.attributed += hits;
 			const std::uint64_t lo = r.bucket_base(i);
 			const std::uint64_t hi = std::min(lo + r.bucket_size(), r.base + r.size);
-			std::optional<std::uint64_t> tlo, thi;
-			if (view.table && view.translate) {
-				tlo = view.translate(lo);
-				thi = view.translate(hi - 1);
-			}
+			const auto tr = translate_range(view, lo, hi);
 			Split split;
-			if (tlo && thi)
-				split = split_bucket(*view.table, *tlo, *thi + 1, hits);
+			if (tr)
+				split = split_bucket(*view.table, tr->tlo, tr->thi, hits);
 			if (split.parts.empty()) {
 				add(unresolved_name(data, r, lo), false, static_cast<double>(hits),
-				    true, lo, hits);
+				    true, lo, hits, "");
 				continue;
 			}
 			for (const auto &p : split.parts) {
-				std::uint64_t at = lo;
-				if (p.symbol->start > *tlo)
-					at = lo + (p.symbol->start - *tlo);
-				add(p.symbol->name, true, p.hits, split.exact, at, hits);
+				std::uint64_t at = tr->lo, tat = tr->tlo;
+				if (p.symbol->start > tr->tlo) {
+					at = tr->lo + (p.symbol->start - tr->tlo);
+					tat = p.symbol->start;
+				}
+				const std::string line =
+					srcline && view.srcline ? view.srcline(tat) : std::string();
+				add(p.symbol->name, true, p.hits, split.exact, at, hits, line);
 			}
 		}
 	}
@@ -220,16 +266,22 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 			row.symbol = "[outside every profiled range]";
 			row.hits = static_cast<double>(t.unattributed);
 			row.exact_hits = t.unattributed;
-			rows[{value, row.object_path, row.symbol}] = row;
+			rows[{value, 0, row.object_path, row.symbol, ""}] = row;
 		}
 		rep.sources.push_back(t);
 	}
 	for (auto &[key, row] : rows) {
+		if (row.hits < kHiddenBelow) {
+			rep.hidden_rows++;
+			rep.hidden_hits += row.hits;
+			continue;
+		}
 		const auto &t = totals[row.source];
 		row.overhead = t.total ? 100.0 * row.hits / static_cast<double>(t.total) : 0.0;
 		rep.rows.push_back(std::move(row));
 	}
 	sort_rows(rep.rows, {"overhead"});
+	rep.objects = object_totals(rep);
 	rep.warnings = resolver.warnings();
 	return rep;
 }
@@ -251,21 +303,21 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 			RawBucket b;
 			b.source = r.source;
 			b.source_name = source_name(data, r.source);
-			b.object = object_label(data, r);
+			// A catch-all bucket holds every hit of the target in
+			// its 2 GiB, attributed or not: not "[unattributed]".
+			b.object = r.kind == RangeKind::CatchAll ? "[catch-all]" : object_label(data, r);
 			b.address = r.bucket_base(i);
 			b.size = r.bucket_size();
 			b.hits = r.buckets[i];
-			std::optional<std::uint64_t> tlo;
-			if (view.table && view.translate)
-				tlo = view.translate(b.address);
-			if (tlo) {
-				for (const auto &o : view.table->overlaps(*tlo, *tlo + b.size)) {
+			const std::uint64_t end = std::min(b.address + b.size, r.base + r.size);
+			if (const auto tr = translate_range(view, b.address, end)) {
+				for (const auto &o : view.table->overlaps(tr->tlo, tr->thi)) {
 					if (!b.symbol.empty())
 						b.symbol += " | ";
 					b.symbol += o.symbol->name;
-					if (*tlo > o.symbol->start) {
+					if (tr->tlo > o.symbol->start) {
 						b.symbol += '+';
-						b.symbol += hex(*tlo - o.symbol->start);
+						b.symbol += hex(tr->tlo - o.symbol->start);
 					}
 				}
 			}

@@ -25,6 +25,9 @@ public:
 		const SymbolTable *table = nullptr;	// nullptr: no symbols
 		// Runtime address -> table address, nullopt when unmapped.
 		std::function<std::optional<std::uint64_t>(std::uint64_t)> translate;
+		// Table address -> "file.c:42" from the line tables, "" when
+		// unknown; unset without line information.
+		std::function<std::string(std::uint64_t)> srcline;
 	};
 	virtual View view(const ProfileData &data, const RangeRecord &range) = 0;
 	// Problems worth telling the user (missing files, build-id mismatch).
@@ -44,6 +47,9 @@ struct Row {
 	std::uint64_t exact_hits = 0;	// hits from buckets wholly its own
 	double overhead = 0;	// percent of the source's total
 	std::optional<std::uint64_t> address;	// first runtime address seen
+	std::string comm;	// the process, when the recording says
+	std::int64_t pid = 0;	// 0: not per process
+	std::string srcline;	// "file.c:42" with --srcline, else ""
 };
 
 struct SourceTotals {
@@ -57,10 +63,28 @@ struct SourceTotals {
 	bool has_catchall = false;
 };
 
+// One object's share of a source (kernrate's module list).
+struct ObjectTotal {
+	std::uint32_t source = 0;
+	std::string source_name;
+	std::string object;
+	std::string object_path;
+	double hits = 0;
+	double overhead = 0;
+	std::uint64_t time_ns = 0;	// ProfileTime: hits x interval; else 0
+	std::size_t symbols = 0;	// rows (symbols) of the object
+};
+
 struct Report {
 	std::vector<SourceTotals> sources;
 	std::vector<Row> rows;
 	std::vector<std::string> warnings;
+	// Rows left out because they got under 0.05 hits (they would print
+	// as "0.0"), and their hits: counted in the totals, not shown.
+	std::size_t hidden_rows = 0;
+	double hidden_hits = 0;
+	// Per source and object, over every row before any view filter.
+	std::vector<ObjectTotal> objects;
 };
 
 // One non-zero bucket, for --raw.
@@ -74,18 +98,29 @@ struct RawBucket {
 	std::string symbol;	// "name+0xoff", or several joined by " | "
 };
 
-// Sort keys: "overhead"/"hits", "source", "object", "symbol".  Unknown
-// keys throw std::invalid_argument naming the valid ones.
+// Order rows by keys "overhead"/"hits" (descending), "source", "object",
+// "symbol"; ties in a fixed total order.  `report --sort` is parsed by
+// parse_sort() (report_view.h), which also groups.
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys);
-std::vector<std::string> parse_sort_keys(const std::string &spec);
 
 // Build the report; @source_filter keeps only sources matching by name
 // or value (empty keeps all).  The "[unattributed]" row carries hits of
 // the catch-all profile that no object or kernel range saw.
+// Rows are per source, process (the range's pid), object and symbol, and
+// with @srcline per source line too (a bucket's line is its first
+// byte's).
 Report build_report(const ProfileData &data, RangeResolver &resolver,
-		    const std::vector<std::string> &source_filter = {});
+		    const std::vector<std::string> &source_filter = {}, bool srcline = false);
 std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resolver,
 				   const std::vector<std::string> &source_filter = {});
+
+// Check a report's --source list against the recording, with the parser
+// every command uses (names, aliases, numbers, on the recording's
+// interface): the recorded names of the sources asked for.  Throws a
+// Usage Failure for an unknown name (with "did you mean") or a source the
+// recording does not have (naming the ones it has).
+std::vector<std::string> resolve_source_filter(const ProfileData &data,
+					       const std::vector<std::string> &filter);
 
 // The source's name as recorded, or its value in hex.
 std::string source_name(const ProfileData &data, std::uint32_t value);

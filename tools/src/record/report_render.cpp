@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -32,6 +33,25 @@ json machine_json(const MachineRecord &m)
 		{"kernel_release", m.kernel_release}, {"abi_version", m.abi_version}};
 }
 
+std::string cell(const Row &r, Dim d)
+{
+	switch (d) {
+	case Dim::Source:
+		return r.source_name.empty() ? "(all)" : r.source_name;
+	case Dim::Comm:
+		return r.comm.empty() ? "-" : r.comm;
+	case Dim::Pid:
+		return r.pid ? std::to_string(r.pid) : "-";
+	case Dim::Object:
+		return r.object;
+	case Dim::Symbol:
+		return r.symbol;
+	case Dim::Srcline:
+		return r.srcline.empty() ? "??:0" : r.srcline;
+	}
+	return "";
+}
+
 } // namespace
 
 std::string interval_text(const SourceTotals &s)
@@ -41,7 +61,8 @@ std::string interval_text(const SourceTotals &s)
 	return fmt::format("{} events", s.interval);
 }
 
-std::string render_table(const ProfileData &data, const Report &report, std::size_t limit)
+std::string render_table(const ProfileData &data, const Report &report, std::size_t limit,
+			 const std::vector<Dim> &dims)
 {
 	std::string out;
 
@@ -57,7 +78,7 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 	}
 	out += fmt::format("# Duration: {:.3f} s\n", data.duration_ns / 1e9);
 	for (const auto &s : report.sources) {
-		out += fmt::format("# Source {} ({:#x}), interval {}: {} hits", s.name, s.value,
+		out += fmt::format("# Source {} (0x{:02X}), interval {}: {} hits", s.name, s.value,
 				   interval_text(s), s.total);
 		if (s.has_catchall)
 			out += fmt::format(", {} unattributed ({:.1f}%)", s.unattributed,
@@ -67,38 +88,65 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 	for (const auto &w : report.warnings)
 		out += "# warning: " + w + "\n";
 
-	std::size_t wsrc = 6, wobj = 6;
-	std::size_t n = limit ? std::min(limit, report.rows.size()) : report.rows.size();
-	for (std::size_t i = 0; i < n; i++) {
-		wsrc = std::max(wsrc, report.rows[i].source_name.size());
-		wobj = std::max(wobj, report.rows[i].object.size());
+	const std::vector<Dim> cols = dims.empty() ? default_dims(report) : dims;
+	const std::size_t n = limit ? std::min(limit, report.rows.size()) : report.rows.size();
+	std::vector<std::size_t> width;
+	for (Dim d : cols) {
+		std::size_t w = std::strlen(dim_title(d));
+		for (std::size_t i = 0; i < n; i++)
+			w = std::max(w, cell(report.rows[i], d).size());
+		width.push_back(w);
 	}
+	auto line = [&](std::string head, const auto &text_of) {
+		for (std::size_t c = 0; c < cols.size(); c++) {
+			const std::string t = text_of(cols[c]);
+			head += "  ";
+			head += c + 1 == cols.size() ? t : fmt::format("{:<{}}", t, width[c]);
+		}
+		return head;
+	};
 	out += "#\n";
-	out += fmt::format("# {:>8}  {:>10}  {:<{}}  {:<{}}  {}\n", "Overhead", "Hits", "Source",
-			   wsrc, "Object", wobj, "Symbol");
+	out += line(fmt::format("# {:>8}  {:>10}", "Overhead", "Hits"),
+		    [](Dim d) { return std::string(dim_title(d)); }) + "\n";
 	bool any_ambiguous = false;
 	for (std::size_t i = 0; i < n; i++) {
 		const Row &r = report.rows[i];
 		any_ambiguous |= r.ambiguous;
-		out += fmt::format("  {:>7.2f}%  {:>10}  {:<{}}  {:<{}}  {}{}\n", r.overhead,
-				   hits_text(r), r.source_name, wsrc, r.object, wobj, r.symbol,
-				   r.ambiguous ? " *" : "");
+		out += line(fmt::format("  {:>7.2f}%  {:>10}", r.overhead, hits_text(r)),
+			     [&](Dim d) { return cell(r, d); });
+		out += r.ambiguous ? " *\n" : "\n";
 	}
 	if (report.rows.empty())
 		out += "# (no hits: the target may have been idle, or too short for the interval)\n";
+	if (report.hidden_rows)
+		out += fmt::format("# {} symbol{} with under 0.05 hits each ({:.2f} in all) not shown\n",
+				   report.hidden_rows, report.hidden_rows == 1 ? "" : "s",
+				   report.hidden_hits);
 	if (any_ambiguous)
-		out += "#\n# * some hits came from buckets shared with another symbol; they were split "
-		       "by bytes of overlap (record with a smaller -b for exact attribution)\n";
+		out += "#\n# * some hits came from buckets shared with another symbol: split by the "
+		       "bytes of the\n#   sized functions in them (a symbol without a size takes "
+		       "no share next to one);\n#   record with a smaller -b for exact attribution\n";
 	return out;
 }
 
 std::string render_raw(const std::vector<RawBucket> &buckets)
 {
-	std::string out = fmt::format("# {:<18}  {:>6}  {:>10}  {:<12}  {:<16}  {}\n", "Address",
-				      "Bytes", "Hits", "Source", "Object", "Symbol");
+	// Columns as wide as their widest cell: catch-all buckets are 2 GiB
+	// and object names long.
+	std::size_t wbytes = 5, whits = 4, wsrc = 6, wobj = 6;
+	for (const auto &b : buckets) {
+		wbytes = std::max(wbytes, std::to_string(b.size).size());
+		whits = std::max(whits, std::to_string(b.hits).size());
+		wsrc = std::max(wsrc, b.source_name.size());
+		wobj = std::max(wobj, b.object.size());
+	}
+	std::string out = fmt::format("# {:<18}  {:>{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", "Address",
+				      "Bytes", wbytes, "Hits", whits, "Source", wsrc, "Object", wobj,
+				      "Symbol");
 	for (const auto &b : buckets)
-		out += fmt::format("  {:#018x}  {:>6}  {:>10}  {:<12}  {:<16}  {}\n", b.address,
-				   b.size, b.hits, b.source_name, b.object, b.symbol);
+		out += fmt::format("  {:#018x}  {:>{}}  {:>{}}  {:<{}}  {:<{}}  {}\n", b.address,
+				   b.size, wbytes, b.hits, whits, b.source_name, wsrc, b.object, wobj,
+				   b.symbol);
 	return out;
 }
 
@@ -126,8 +174,19 @@ json report_json(const ProfileData &data, const Report &report)
 				       {"source_value", r.source}, {"object", r.object},
 				       {"object_path", r.object_path}, {"symbol", r.symbol},
 				       {"resolved", r.resolved}, {"ambiguous", r.ambiguous},
-				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)}});
+				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)},
+				       {"comm", r.comm.empty() ? json(nullptr) : json(r.comm)},
+				       {"pid", r.pid ? json(r.pid) : json(nullptr)},
+				       {"srcline", r.srcline.empty() ? json(nullptr) : json(r.srcline)}});
 	doc["warnings"] = report.warnings;
+	doc["objects"] = json::array();
+	for (const auto &o : report.objects)
+		doc["objects"].push_back({{"source", o.source_name}, {"source_value", o.source},
+					  {"object", o.object}, {"object_path", o.object_path},
+					  {"hits", o.hits}, {"overhead", o.overhead},
+					  {"time_ns", o.time_ns}, {"symbols", o.symbols}});
+	doc["hidden_rows"] = report.hidden_rows;
+	doc["hidden_hits"] = report.hidden_hits;
 	return doc;
 }
 

@@ -8,15 +8,18 @@
 #include <nlohmann/json.hpp>
 
 #include "record/report_model.h"
+#include "record/report_view.h"
 
 namespace kprofile::record {
 
 inline constexpr int kReportJsonVersion = 1;
 
-// The perf-report-like table (Overhead, Hits, Source, Object, Symbol),
+// The perf-report-like table (Overhead, Hits, then the @dims columns:
+// default_dims() when empty, i.e. Source, [Command, Pid,] Object, Symbol),
 // preceded by "#" comment lines with the totals per source; at most
 // @limit rows (0: all).
-std::string render_table(const ProfileData &data, const Report &report, std::size_t limit = 0);
+std::string render_table(const ProfileData &data, const Report &report, std::size_t limit = 0,
+			 const std::vector<Dim> &dims = {});
 // The kernrate-style dump: every non-zero bucket with its address.
 std::string render_raw(const std::vector<RawBucket> &buckets);
 

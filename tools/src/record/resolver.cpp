@@ -2,6 +2,8 @@
 // resolver.cpp - symbol views of recorded ranges.
 #include "record/resolver.h"
 
+#include <unistd.h>
+
 namespace kprofile::record {
 
 const ElfObject *FileResolver::object(const ProfileData &data, int index)
@@ -19,10 +21,25 @@ const ElfObject *FileResolver::object(const ProfileData &data, int index)
 		path.resize(path.size() - deleted.size());
 	if (!path.empty() && path[0] == '/') {
 		std::string err;
-		obj = ElfObject::load(path, &err);
+		std::string file = path;
+		if (!opts_.symfs.empty()) {
+			// perf's --symfs: DIR/path, then DIR/basename.
+			file = opts_.symfs + path;
+			if (::access(file.c_str(), R_OK) != 0) {
+				const std::string flat =
+					opts_.symfs + "/" + path.substr(path.rfind('/') + 1);
+				if (::access(flat.c_str(), R_OK) == 0)
+					file = flat;
+			}
+		}
+		obj = ElfObject::load(file, &err, opts_.symfs);
+		if (obj)
+			loaded_from_[index] = file;
 		if (!obj)
 			warnings_.push_back("no symbols for " + rec.path + " (" + err +
-					    "): its hits are shown as object+offset");
+					    "): its hits are shown as object+offset" +
+					    (opts_.symfs.empty() ? "; --symfs DIR looks for it under DIR"
+								 : ""));
 		else if (!rec.build_id.empty() && obj->build_id() != rec.build_id) {
 			warnings_.push_back(rec.path + " changed since the recording (build-id " +
 					    obj->build_id() + ", recorded " + rec.build_id +
@@ -35,6 +52,24 @@ const ElfObject *FileResolver::object(const ProfileData &data, int index)
 	}
 	auto &slot = objects_[index];
 	slot = std::move(obj);
+	return slot ? &*slot : nullptr;
+}
+
+const LineTable *FileResolver::lines(const ProfileData &data, int index)
+{
+	auto it = lines_.find(index);
+	if (it != lines_.end())
+		return it->second ? &*it->second : nullptr;
+	auto &slot = lines_[index];
+	const ElfObject *obj = object(data, index);
+	if (obj) {
+		slot = LineTable::open(loaded_from_[index]);
+		if (!slot)
+			slot = LineTable::open(debug_file_path(obj->build_id(), opts_.symfs));
+		if (!slot)
+			warnings_.push_back("no line tables for " + data.objects[index].path +
+					    " (built without -g, and no debug file): no srcline");
+	}
 	return slot ? &*slot : nullptr;
 }
 
@@ -63,6 +98,9 @@ RangeResolver::View FileResolver::view(const ProfileData &data, const RangeRecor
 	if (!obj)
 		return v;
 	v.table = &obj->symbols();
+	if (opts_.srcline)
+		if (const LineTable *lt = lines(data, range.object))
+			v.srcline = [lt](std::uint64_t a) { return lt->lookup(a); };
 	const std::uint64_t base = range.base, off = range.file_offset;
 	v.translate = [obj, base, off](std::uint64_t a) {
 		return obj->offset_to_vaddr(a - base + off);

@@ -8,7 +8,7 @@ namespace kprofile::record {
 
 void SymbolTable::add(std::uint64_t start, std::uint64_t size, std::string name)
 {
-	symbols_.push_back({start, start + size, std::move(name)});
+	symbols_.push_back({start, start + size, std::move(name), size != 0});
 	finalized_ = false;
 }
 
@@ -22,17 +22,25 @@ void SymbolTable::finalize(std::uint64_t limit)
 	for (auto &s : symbols_) {
 		if (!out.empty() && out.back().start == s.start) {
 			out.back().end = std::max(out.back().end, s.end);
+			out.back().sized |= s.sized;
 			continue;
 		}
 		out.push_back(std::move(s));
 	}
+	// The end of the sized functions seen so far: a size-less symbol
+	// starting before it is a label inside one of them.
+	std::uint64_t covered_to = 0;
 	for (std::size_t i = 0; i < out.size(); i++) {
-		if (out[i].end > out[i].start)
+		if (out[i].sized) {
+			covered_to = std::max(covered_to, out[i].end);
 			continue;
-		std::uint64_t next = i + 1 < out.size() ? out[i + 1].start : out[i].start + limit;
-		out[i].end = std::min(next, out[i].start + limit);
-		if (out[i].end <= out[i].start)
-			out[i].end = out[i].start + 1;
+		}
+		std::uint64_t end = out[i].start + limit;
+		if (i + 1 < out.size())
+			end = std::min(end, out[i + 1].start);
+		if (out[i].start < covered_to)
+			end = std::min(end, covered_to);
+		out[i].end = std::max(end, out[i].start + 1);
 	}
 	symbols_ = std::move(out);
 	finalized_ = true;
@@ -41,8 +49,13 @@ void SymbolTable::finalize(std::uint64_t limit)
 const Symbol *SymbolTable::find(std::uint64_t addr) const
 {
 	auto v = overlaps(addr, addr + 1);
+	const Symbol *best = nullptr;
 
-	return v.empty() ? nullptr : v.back().symbol;
+	// The innermost sized symbol, else the innermost size-less one.
+	for (const auto &o : v)
+		if (!best || o.symbol->sized || !best->sized)
+			best = o.symbol;
+	return best;
 }
 
 std::vector<Overlap> SymbolTable::overlaps(std::uint64_t lo, std::uint64_t hi) const
@@ -73,15 +86,20 @@ Split split_bucket(const SymbolTable &table, std::uint64_t lo, std::uint64_t hi,
 {
 	Split split;
 	auto ov = table.overlaps(lo, hi);
+	const bool any_sized = std::any_of(ov.begin(), ov.end(),
+					   [](const Overlap &o) { return o.symbol->sized; });
 	std::uint64_t covered = 0;
 
 	for (const auto &o : ov)
-		covered += o.bytes;
+		if (o.symbol->sized || !any_sized)
+			covered += o.bytes;
 	if (ov.empty() || covered == 0)
 		return split;
 	split.exact = ov.size() == 1;
 	for (const auto &o : ov)
-		split.parts.push_back({o.symbol, static_cast<double>(hits) * o.bytes / covered});
+		if (o.symbol->sized || !any_sized)
+			split.parts.push_back({o.symbol,
+					       static_cast<double>(hits) * o.bytes / covered});
 	return split;
 }
 

@@ -12,6 +12,10 @@ struct Symbol {
 	std::uint64_t start = 0;
 	std::uint64_t end = 0;	// exclusive
 	std::string name;	// demangled
+	// Whether the object gave a size.  A size-less symbol (crt's
+	// frame_dummy, an assembly label, every kallsyms entry) runs at most
+	// to the next symbol, and only guesses: see split_bucket().
+	bool sized = true;
 };
 
 // A share of one bucket that falls on one symbol.
@@ -25,10 +29,13 @@ public:
 	// Add a symbol; size 0 means "up to the next symbol" (resolved by
 	// finalize(), capped at @limit bytes).
 	void add(std::uint64_t start, std::uint64_t size, std::string name);
-	// Sort, drop duplicate aliases (first added wins), size the sizeless.
+	// Sort, drop duplicate aliases (first added wins), size the sizeless:
+	// each ends at the next symbol, at @limit bytes, and, when it starts
+	// inside a sized function (a label), where that function ends.
 	void finalize(std::uint64_t limit = 1 << 20);
 
-	// The symbol containing @addr, or nullptr.
+	// The symbol containing @addr, or nullptr; a sized function wins over
+	// a size-less label inside it.
 	const Symbol *find(std::uint64_t addr) const;
 	// The symbols overlapping [lo, hi), in address order, with the bytes
 	// of each inside the range.  Bytes in no symbol are not listed.
@@ -44,9 +51,14 @@ private:
 };
 
 // A bucket's hits divided among the symbols it overlaps, in proportion to
-// the bytes of each inside the bucket.  Bytes in no symbol (padding, or
-// code with no symbol) take no share.  @exact is true when exactly one
-// symbol overlaps the bucket.  An empty @parts means none does.
+// what is known of them: when a sized symbol overlaps the bucket, only
+// sized symbols share, by their bytes inside it (a size-less neighbour's
+// extent is a guess, and crt's never-run frame_dummy must not become a
+// hotspot); when none does, the size-less ones share by their guessed
+// bytes.  Bytes in no symbol (padding, code with no symbol) take no
+// share.  @exact is true when exactly one symbol, sized or not, overlaps
+// the bucket; otherwise every part is marked ambiguous by the report.
+// An empty @parts means no symbol overlaps.
 struct Split {
 	struct Part {
 		const Symbol *symbol;

@@ -148,7 +148,16 @@ std::string demangle(const std::string &name)
 	return status == 0 && out ? std::string(out.get()) : name;
 }
 
-std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *error)
+std::string debug_file_path(const std::string &build_id, const std::string &root)
+{
+	if (build_id.size() <= 2)
+		return "";
+	return root + "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" +
+	       build_id.substr(2) + ".debug";
+}
+
+std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *error,
+					 const std::string &root)
 {
 	Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
 	if (fd.get() < 0) {
@@ -181,8 +190,7 @@ std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *e
 	} else if (obj.build_id_.size() > 2) {
 		// A separate debug file (Debian's -dbgsym packages) has the
 		// same addresses.
-		const std::string dbg = "/usr/lib/debug/.build-id/" + obj.build_id_.substr(0, 2) +
-					"/" + obj.build_id_.substr(2) + ".debug";
+		const std::string dbg = debug_file_path(obj.build_id_, root);
 		Fd dfd(::open(dbg.c_str(), O_RDONLY | O_CLOEXEC));
 		ElfPtr delf = open_elf(dfd);
 		if (delf && add_symbols(delf.get(), SHT_SYMTAB, obj.symbols_))

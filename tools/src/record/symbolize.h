@@ -20,7 +20,10 @@ std::string demangle(const std::string &name);
 class ElfObject {
 public:
 	// Load @path; nullopt with @error set when it is not a readable ELF.
-	static std::optional<ElfObject> load(const std::string &path, std::string *error = nullptr);
+	// Its separate debug file is looked for under @root (--symfs) +
+	// /usr/lib/debug/.build-id/.
+	static std::optional<ElfObject> load(const std::string &path, std::string *error = nullptr,
+					     const std::string &root = "");
 
 	// The ELF virtual address a file offset is loaded at (via PT_LOAD).
 	std::optional<std::uint64_t> offset_to_vaddr(std::uint64_t offset) const;
@@ -39,6 +42,9 @@ private:
 	SymbolTable symbols_;
 	std::string symbol_source_;
 };
+
+// /usr/lib/debug/.build-id/xx/yyyy.debug under @root, for @build_id.
+std::string debug_file_path(const std::string &build_id, const std::string &root = "");
 
 // The build-id of @path (lowercase hex), or "" when none / unreadable.
 std::string read_build_id(const std::string &path);

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+// report_export.cpp - folded stacks, CSV and pprof renderings of a report.
+#include "record/report_export.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <google/protobuf/io/gzip_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include "profile.pb.h"
+
+namespace kprofile::record {
+
+namespace {
+
+std::string frame(std::string s)
+{
+	for (auto &c : s)
+		if (c == ';' || c == '\n')
+			c = ':';
+	return s;
+}
+
+std::string csv_field(const std::string &s)
+{
+	if (s.find_first_of(",\"\r\n") == std::string::npos)
+		return s;
+	std::string out = "\"";
+	for (char c : s) {
+		if (c == '"')
+			out += '"';
+		out += c;
+	}
+	return out + "\"";
+}
+
+// Strings of a pprof profile: index 0 is "".
+class StringTable {
+public:
+	explicit StringTable(perftools::profiles::Profile &p) : p_(p) { id(""); }
+	std::int64_t id(const std::string &s)
+	{
+		auto [it, added] = ids_.try_emplace(s, static_cast<std::int64_t>(ids_.size()));
+		if (added)
+			p_.add_string_table(s);
+		return it->second;
+	}
+
+private:
+	perftools::profiles::Profile &p_;
+	std::map<std::string, std::int64_t> ids_;
+};
+
+} // namespace
+
+std::string render_folded(const Report &report)
+{
+	std::set<std::uint32_t> sources;
+	for (const auto &r : report.rows)
+		sources.insert(r.source);
+	std::string out;
+
+	for (const auto &r : report.rows) {
+		const long long n = std::llround(r.hits);
+		if (n <= 0)
+			continue;
+		std::string stack;
+		if (sources.size() > 1)
+			stack += frame(r.source_name) + ";";
+		if (!r.comm.empty() || r.pid)
+			stack += frame(fmt::format("{}{}{}", r.comm, r.comm.empty() ? "" : "-",
+						   r.pid ? std::to_string(r.pid) : "")) + ";";
+		if (!r.object.empty())
+			stack += frame(r.object) + ";";
+		stack += frame(r.symbol.empty() ? "[unknown]" : r.symbol);
+		if (!r.srcline.empty())
+			stack += ";" + frame(r.srcline);
+		out += fmt::format("{} {}\n", stack, n);
+	}
+	return out;
+}
+
+std::string render_csv(const Report &report)
+{
+	std::string out = "overhead,hits,exact_hits,source,source_value,object,object_path,symbol,"
+			  "resolved,ambiguous,address,comm,pid,srcline\r\n";
+
+	for (const auto &r : report.rows)
+		out += fmt::format("{:.4f},{:.4f},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", r.overhead,
+				   r.hits, r.exact_hits, csv_field(r.source_name), r.source,
+				   csv_field(r.object), csv_field(r.object_path),
+				   csv_field(r.symbol), r.resolved ? 1 : 0, r.ambiguous ? 1 : 0,
+				   r.address ? fmt::format("{:#x}", *r.address) : "",
+				   csv_field(r.comm), r.pid ? std::to_string(r.pid) : "",
+				   csv_field(r.srcline));
+	return out;
+}
+
+std::string render_pprof(const ProfileData &data, const Report &report)
+{
+	using namespace perftools::profiles;
+	Profile p;
+	StringTable st(p);
+
+	// One value per source, plus the time a ProfileTime hit stands for.
+	std::map<std::uint32_t, int> index;	// source -> its count value
+	int timer_index = -1;
+	const SourceTotals *timer = nullptr;
+	for (const auto &s : report.sources) {
+		index[s.value] = p.sample_type_size();
+		auto *vt = p.add_sample_type();
+		vt->set_type(st.id(s.name));
+		vt->set_unit(st.id("count"));
+		if (s.timer && !timer)
+			timer = &s;
+	}
+	if (timer) {
+		timer_index = p.sample_type_size();
+		auto *vt = p.add_sample_type();
+		vt->set_type(st.id("cpu"));
+		vt->set_unit(st.id("nanoseconds"));
+		p.mutable_period_type()->set_type(st.id("cpu"));
+		p.mutable_period_type()->set_unit(st.id("nanoseconds"));
+		p.set_period(static_cast<std::int64_t>(timer->interval) * 100);
+		p.set_default_sample_type(st.id("cpu"));
+	} else if (!report.sources.empty()) {
+		const auto &s = report.sources.front();
+		p.mutable_period_type()->set_type(st.id(s.name));
+		p.mutable_period_type()->set_unit(st.id("count"));
+		p.set_period(s.interval);
+	}
+	p.set_time_nanos(static_cast<std::int64_t>(data.start_time) * 1000000000);
+	p.set_duration_nanos(static_cast<std::int64_t>(data.duration_ns));
+	p.add_comment(st.id("kprofile report: flat profile (bucket histograms, no call stacks)"));
+
+	std::map<std::string, std::uint64_t> mappings;	// object path -> id
+	std::map<std::pair<std::string, std::string>, std::uint64_t> functions;
+	std::map<std::tuple<std::string, std::string, std::uint64_t, std::string>, std::uint64_t>
+		locations;
+	auto mapping_of = [&](const Row &r) -> std::uint64_t {
+		auto [it, added] = mappings.try_emplace(r.object_path, mappings.size() + 1);
+		if (!added)
+			return it->second;
+		Mapping *m = p.add_mapping();
+		m->set_id(it->second);
+		m->set_filename(st.id(r.object_path));
+		for (const auto &o : data.objects)
+			if (o.path == r.object_path && !o.build_id.empty())
+				m->set_build_id(st.id(o.build_id));
+		// The object's address range over the ranges that map it.
+		std::uint64_t lo = ~0ULL, hi = 0, off = 0;
+		for (const auto &rg : data.ranges) {
+			const bool kernel = rg.kind == RangeKind::Kernel && r.object == "[kernel]";
+			const bool same = rg.object >= 0 && data.objects[rg.object].path == r.object_path;
+			if (!kernel && !same)
+				continue;
+			if (rg.base < lo) {
+				lo = rg.base;
+				off = rg.file_offset;
+			}
+			hi = std::max(hi, rg.base + rg.size);
+		}
+		if (hi > lo) {
+			m->set_memory_start(lo);
+			m->set_memory_limit(hi);
+			m->set_file_offset(off);
+		}
+		m->set_has_functions(true);
+		return it->second;
+	};
+
+	for (const auto &r : report.rows) {
+		const std::int64_t n = std::llround(r.hits);
+		if (n <= 0)
+			continue;
+		const std::uint64_t mapping = mapping_of(r);
+		auto [fit, fadded] = functions.try_emplace({r.object_path, r.symbol},
+							   functions.size() + 1);
+		if (fadded) {
+			Function *f = p.add_function();
+			f->set_id(fit->second);
+			f->set_name(st.id(r.symbol));
+			f->set_system_name(st.id(r.symbol));
+			f->set_filename(st.id(r.srcline.substr(0, r.srcline.rfind(':'))));
+		}
+		const std::uint64_t addr = r.address.value_or(0);
+		auto [lit, ladded] = locations.try_emplace({r.object_path, r.symbol, addr, r.srcline},
+							   locations.size() + 1);
+		if (ladded) {
+			Location *l = p.add_location();
+			l->set_id(lit->second);
+			l->set_mapping_id(mapping);
+			l->set_address(addr);
+			Line *line = l->add_line();
+			line->set_function_id(fit->second);
+			auto colon = r.srcline.rfind(':');
+			if (colon != std::string::npos)
+				line->set_line(std::strtoll(r.srcline.c_str() + colon + 1, nullptr, 10));
+		}
+		Sample *s = p.add_sample();
+		s->add_location_id(lit->second);
+		for (int i = 0; i < p.sample_type_size(); i++)
+			s->add_value(0);
+		s->set_value(index[r.source], n);
+		if (timer && r.source == timer->value)
+			s->set_value(timer_index, n * static_cast<std::int64_t>(timer->interval) * 100);
+		if (!r.comm.empty()) {
+			Label *l = s->add_label();
+			l->set_key(st.id("comm"));
+			l->set_str(st.id(r.comm));
+		}
+		if (r.pid) {
+			Label *l = s->add_label();
+			l->set_key(st.id("pid"));
+			l->set_num(r.pid);
+		}
+	}
+
+	std::string out;
+	{
+		google::protobuf::io::StringOutputStream sink(&out);
+		google::protobuf::io::GzipOutputStream::Options opts;
+		opts.format = google::protobuf::io::GzipOutputStream::GZIP;
+		google::protobuf::io::GzipOutputStream gz(&sink, opts);
+		if (!p.SerializeToZeroCopyStream(&gz) || !gz.Close())
+			throw std::runtime_error("cannot encode the pprof profile");
+	}
+	return out;
+}
+
+} // namespace kprofile::record
