@@ -204,7 +204,7 @@ like "$out" "ptrace" "the refusal names the ptrace rule"
 # and the shell's process is not given up when its maps cannot be read
 # for a moment (it was, and the program it ran next was lost).
 cp "$(command -v spin)" /tmp/spin-suid && chmod 4755 /tmp/spin-suid
-out=$(asnobody kprofile record -o /tmp/nobody-suid.data -- sh -c '/tmp/spin-suid 1 >/dev/null; spin 1 >/dev/null' 2>&1); rc=$?
+out=$(asnobody "kprofile record -o /tmp/nobody-suid.data -- sh -c '/tmp/spin-suid 1 >/dev/null; spin 1 >/dev/null'" 2>&1); rc=$?
 is "$rc" 0 "a set-user-ID child does not stop nobody's recording"
 [ "$rc" = 0 ] || diag "$out"
 kprofile report -i /tmp/nobody-suid.data --json >suid.json 2>&1
