@@ -21,7 +21,7 @@ count() { printf '%s\n' "$2" | grep -Ec -- "$1"; }
 
 out=$(kprofile sources 2>/dev/null)
 check "kprofile sources exits 0" kprofile sources
-like "$out" '^0x00 +ProfileTime +10000 +1221 +1000000 +yes$' \
+like "$out" '^0x00 +ProfileTime +10000 +1221 +1000000 +time, timer, cpu-clock +yes$' \
 	"ProfileTime is listed as supported, at its default interval"
 is "$(count '^0x' "$out")" 1 "no other source is listed as supported"
 
