@@ -85,8 +85,8 @@ void Session::start_base()
 	if (!opts_.kernel)
 		return;
 
-	auto syms = read_kallsyms();
-	auto text = kernel_text_range(syms);
+	kallsyms_ = read_kallsyms();
+	auto text = kernel_text_range(kallsyms_);
 	if (!text) {
 		if (opts_.kernel_required)
 			throw RecordError(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
@@ -101,7 +101,7 @@ void Session::start_base()
 			add(RangeKind::CatchAll, kKernelBase, ~0ULL - kKernelBase, kCatchAllShift,
 			    KPROFILE_MODE_KERNEL, -1, 0, s);
 			add(RangeKind::Kernel, text->first, text->second - text->first,
-			    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s);
+			    opts_.kernel_bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s);
 		}
 	} catch (const RecordError &e) {
 		if (opts_.kernel_required || (e.error() != EPERM && e.error() != EACCES))
