@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <ctime>
 #include <iostream>
@@ -12,6 +13,8 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+
+#include "record/follow_pacer.h"
 
 namespace kprofile::record {
 
@@ -153,10 +156,18 @@ bool Run::interrupted() const
 void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds every)
 {
 	using clock = std::chrono::steady_clock;
+	using std::chrono::milliseconds;
 	const auto begin = clock::now();
 	auto next_tick = begin + every;
-	auto poll = std::chrono::milliseconds(1);
+	// Maps are re-read on the pacer's schedule (every 1..20 ms while the
+	// loader maps libraries, backing off to 1 s once it is done), and at
+	// once after an exec; the loop itself wakes every 20 ms at most.
+	FollowPacer pacer;
+	std::optional<ExecWatch> exec;
+	auto next_read = begin;
 
+	if (!args_.system)
+		exec.emplace(cmd_ ? cmd_->pid() : args_.pid);
 	for (;;) {
 		if (g_stop_signal)
 			break;
@@ -169,18 +180,24 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 				break;
 			}
 		}
-		if (!session_->follow() && !cmd_ && !args_.system)
-			break;	// -p PID has exited
+		const bool execd = exec && exec->changed();
+		if (execd || clock::now() >= next_read) {
+			const std::size_t before = session_->profile_count();
+
+			if (!session_->follow() && !cmd_ && !args_.system)
+				break;	// -p PID has exited
+			if (execd)
+				pacer.reset();
+			next_read = clock::now() +
+				    pacer.after_read(session_->profile_count() != before);
+		}
 		if (tick && clock::now() >= next_tick) {
 			if (!tick())
 				break;
 			next_tick = clock::now() + every;
 		}
-		std::this_thread::sleep_for(poll);
-		// Poll fast while a new program maps its libraries, then
-		// settle at 20 ms.
-		if (poll < std::chrono::milliseconds(20))
-			poll += std::chrono::milliseconds(1);
+		const auto wait = std::chrono::duration_cast<milliseconds>(next_read - clock::now());
+		std::this_thread::sleep_for(std::clamp(wait, milliseconds(1), milliseconds(20)));
 	}
 }
 
