@@ -56,6 +56,9 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 		       "set the sources' interval (machine-wide; 100 ns units for ProfileTime)");
 	app.add_option("-b,--bucket", a.bucket_shift, "log2 of the bucket size in bytes (2..31)")
 		->check(CLI::Range(2, 31));
+	app.add_option("--kernel-bucket", a.kernel_bucket_shift,
+		       "log2 of the kernel text's bucket size (2..31, default 6: 64 bytes)")
+		->check(CLI::Range(2, 31));
 	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process");
 	auto *all = app.add_flag("-a,--all-cpus", a.system,
 				 "system-wide: every task and the kernel (needs CAP_PERFMON)");
@@ -111,6 +114,7 @@ void Run::start()
 	}
 	dev_.check_schedule(so.sources);
 	so.bucket_shift = args_.bucket_shift;
+	so.kernel_bucket_shift = args_.kernel_bucket_shift;
 	so.user = !args_.kernel_only;
 	so.kernel = !args_.user_only;
 	so.kernel_required = args_.kernel_only;

@@ -24,6 +24,7 @@ struct TargetArgs {
 	std::vector<std::string> sources;	// names or values; default ProfileTime
 	std::optional<std::uint32_t> interval;
 	std::uint32_t bucket_shift = 4;
+	std::uint32_t kernel_bucket_shift = kDefaultKernelBucketShift;
 	pid_t pid = 0;
 	bool system = false;
 	std::string cpus;
@@ -33,7 +34,8 @@ struct TargetArgs {
 	std::vector<std::string> command;
 };
 
-// Add -s -i -b -p -a -C --user --kernel --duration and `-- CMD` to @app.
+// Add -s -i -b --kernel-bucket -p -a -C --user --kernel --duration and
+// `-- CMD` to @app.
 void add_target_options(CLI::App &app, TargetArgs &args);
 
 // A target being profiled: the device, the command (if any), the session.
