@@ -93,32 +93,42 @@ for mod in list(sys.modules.values()):
             shutil.copy2(f, stage + f)
 EOF
 
-# boot_machine M: one boot, its log in $out/M/.
-boot_machine() {
-	local m=$1 smp qemu logs rc=0
-	case $m in
-	icount) smp=1 qemu="-icount shift=0,sleep=off" ;;
-	mttcg) smp=2 qemu= ;;
-	*) kp_die "unknown machine $m (icount, mttcg)" ;;
+# image_machine M / boot_machine M: the initramfs, then one boot; logs in
+# $out/M/.
+machine_args() {
+	case $1 in
+	icount) echo "1 -icount shift=0,sleep=off" ;;
+	mttcg) echo "2" ;;
+	*) kp_die "unknown machine $1 (icount, mttcg)" ;;
 	esac
-	logs=$out/$m
-	mkdir -p "$logs"
-	"$KP_ROOT/testing/vm/image.sh" --out "$logs/initrd.gz" --kmod "$kmod" --release "$rel" \
+}
+image_machine() {
+	local m=$1
+	mkdir -p "$out/$m"
+	"$KP_ROOT/testing/vm/image.sh" --out "$out/$m/initrd.gz" --kmod "$kmod" --release "$rel" \
 		--mode run --cpu intel --tool "$tool" --extra "$extra" \
 		--cmd "python3 /kp/bench/guest.py $m $rounds $work$([ $smoke = 1 ] && echo " smoke")"
+}
+boot_machine() {
+	local m=$1 smp qemu rc=0
+	read -r smp qemu < <(machine_args "$m")
 	kp_log "booting the $m machine ($rounds rounds, ${work}s of work per run)"
-	"$KP_ROOT/testing/vm/boot.sh" --kernel "/boot/vmlinuz-$rel" --initrd "$logs/initrd.gz" \
-		--logs "$logs" --cpu intel --smp "$smp" ${qemu:+--qemu "$qemu"} \
+	"$KP_ROOT/testing/vm/boot.sh" --kernel "/boot/vmlinuz-$rel" --initrd "$out/$m/initrd.gz" \
+		--logs "$out/$m" --cpu intel --smp "$smp" ${qemu:+--qemu "$qemu"} \
 		--timeout $((smoke ? 300 : 1800)) || rc=$?
-	rm -f "$logs/initrd.gz"
-	[ $rc = 0 ] || kp_log "the $m machine failed ($rc); logs: $logs"
+	rm -f "$out/$m/initrd.gz"
+	[ $rc = 0 ] || kp_log "the $m machine failed ($rc); logs: $out/$m"
 	return $rc
 }
 
-# The machines boot side by side: icount's figures count guest
-# instructions, which host load does not change, and mttcg is noisy on a
-# shared host whatever runs beside it.
+# The images one after the other, then the machines side by side:
+# icount's figures count guest instructions, which host load does not
+# change, and mttcg is noisy on a shared host whatever runs beside it.
 status=0 pids=()
+for m in $machines; do
+	machine_args "$m" >/dev/null
+	image_machine "$m" || kp_die "building the $m image failed"
+done
 for m in $machines; do
 	boot_machine "$m" &
 	pids+=($!)
