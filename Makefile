@@ -28,10 +28,12 @@ module:
 		ln -sf $$dir/kmod/kprofile.ko $(BUILD)/kprofile.ko && \
 		echo "module: $(BUILD)/kprofile.ko (for $(KDIR))"
 
-# The tool, when tools/ has its CMake project.
+# The tool, when tools/ has its CMake project (KP_CCACHE=1: through ccache,
+# as make check builds it).
 tool:
 	@if [ -f tools/CMakeLists.txt ]; then \
-		cmake -S tools -B $(TOOL_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null && \
+		cmake -S tools -B $(TOOL_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+			$(if $(KP_CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) >/dev/null && \
 		cmake --build $(TOOL_DIR) -j$(JOBS); \
 	else \
 		echo "tool: no tools/CMakeLists.txt yet; skipped"; \

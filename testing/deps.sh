@@ -27,7 +27,7 @@ pkgs=(
 	sparse perl
 	# the tool
 	cmake g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev
-	libdw-dev libgtest-dev libncurses-dev
+	libdw-dev libgtest-dev libncurses-dev ccache
 	# host-side tests and the test-output parser
 	python3
 )

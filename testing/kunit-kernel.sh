@@ -27,6 +27,7 @@ cache=${KPROFILE_CACHE:-/var/cache/kprofile}
 jobs=${JOBS:-$(nproc)}
 
 log() { echo "kunit-kernel: $*" >&2; }
+. "$here/lib/kconfig.sh"
 
 case $variant in plain | debug | prepare) ;; *) log "unknown variant $variant"; exit 1 ;; esac
 if [ -n "$version" ]; then
@@ -112,17 +113,7 @@ tar -C "$dir" -xf "$tarball"
 mv "$dir"/linux-source-* "$dir/linux"
 cd "$dir/linux"
 
-make -s ARCH=x86_64 tinyconfig >&2
-scripts/config "${args[@]}"
-make -s ARCH=x86_64 olddefconfig >&2
-# olddefconfig silently drops options whose dependencies are missing:
-# fail loudly instead of testing a kernel without, say, KASAN.
-missing=0
-for o in "${opts[@]}"; do
-	case $o in HAVE_*|PREEMPT_NOTIFIERS|TRACEPOINTS) continue ;; esac
-	grep -q "^CONFIG_$o=y" .config || { log "CONFIG_$o did not stick"; missing=1; }
-done
-[ $missing = 0 ] || exit 1
+kp_kernel_config opts "${args[@]}" || exit 1
 if [ "$variant" != prepare ]; then
 	make -s ARCH=x86_64 -j"$jobs" bzImage modules >&2
 fi

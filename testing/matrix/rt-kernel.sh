@@ -19,6 +19,7 @@ jobs=${JOBS:-2}
 pkg=linux-source-6.12
 
 log() { echo "rt-kernel: $*" >&2; }
+. "$here/../lib/kconfig.sh"
 
 # The KUnit kernels' base, without KUnit.
 base=(64BIT SMP MODULES MODULE_UNLOAD PRINTK TTY SERIAL_8250
@@ -63,14 +64,7 @@ dpkg --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.x
 	tar -C "$dir" -xJ
 mv "$dir"/linux-source-* "$dir/linux"
 cd "$dir/linux"
-make -s ARCH=x86_64 tinyconfig >&2
-scripts/config "${args[@]}"
-make -s ARCH=x86_64 olddefconfig >&2
-missing=0
-for o in "${opts[@]}"; do
-	grep -q "^CONFIG_$o=y" .config || { log "CONFIG_$o did not stick"; missing=1; }
-done
-[ $missing = 0 ] || exit 1
+kp_kernel_config opts "${args[@]}" || exit 1
 make -s ARCH=x86_64 -j"$jobs" bzImage modules >&2
 make -s ARCH=x86_64 modules_prepare >&2
 # Only what building modules against it needs stays (saves ~1.3 GB).
