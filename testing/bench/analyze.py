@@ -62,7 +62,7 @@ def table(title, head, rows):
         print("  " + "  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)))
 
 
-def slowdown(recs, mode):
+def slowdown(recs, mode, cpus):
     out = []
     sd = [r for r in recs if r["section"] == "slowdown"]
     keys = []
@@ -82,7 +82,9 @@ def slowdown(recs, mode):
             ov.append(r["wl_ns"] / b["wl_ns"] - 1)
             s = r.get("samples")
             if s:
-                per.append((r["wl_ns"] - b["wl_ns"]) * t / s)
+                # Extra section time on each of the CPUs the threads
+                # ran on, per sample.
+                per.append((r["wl_ns"] - b["wl_ns"]) * min(t, cpus) / s)
                 per_cpu.append((r["wl_cpu_ns"] - b["wl_cpu_ns"]) / s)
                 exp = r["wl_cpu_ns"] / 1e9 * r["rate_hz"]
                 if exp:
@@ -317,7 +319,8 @@ def main():
                  mach["iters"], mach["interval_max"], 1e7 / mach["interval_max"],
                  mach["kprofile"], mach["perf"]))
         res[mode] = {"mode": mode, "machine": mach,
-                     "slowdown": slowdown(recs, mode), "kernel": kernel(recs, mode),
+                     "slowdown": slowdown(recs, mode, mach["cpus"]),
+                     "kernel": kernel(recs, mode),
                      "interrupts": interrupts(recs, mode),
                      "timing": {r["part"]: r["seconds"] for r in recs
                                 if r["section"] == "timing"},
