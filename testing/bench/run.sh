@@ -15,16 +15,18 @@
 #
 # Usage: testing/bench/run.sh [--smoke] [--machines "icount mttcg"]
 #                             [--rounds N] [--work SECONDS] [--tool BIN]
+#                             [--out DIR]
 #   --smoke   one round, tiny workloads, one boot of the default machine;
 #             checks that every measurement ran and prints
 #             "passed=N failed=M skipped=0" (make check's bench layer)
 #   --tool    measure this kprofile binary instead of building build/tool
 #             (e.g. a copy built from another commit, for before/after)
+#   --out     results in DIR (default build/bench, build/bench-smoke)
 # Environment: KPB_ROUNDS, KPB_WORK override the defaults (5, 0.3).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-smoke=0 machines="icount mttcg" rounds=${KPB_ROUNDS:-5} work=${KPB_WORK:-0.3} tool=
+out= smoke=0 machines="icount mttcg" rounds=${KPB_ROUNDS:-5} work=${KPB_WORK:-0.3} tool=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -32,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift ;;
 	--work) work=$2; shift ;;
 	--tool) tool=$(realpath "$2"); shift ;;
+	--out) out=$(realpath -m "$2"); shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
@@ -41,8 +44,8 @@ if [ $smoke = 1 ]; then
 fi
 [ -x /usr/bin/perf ] || kp_die "no /usr/bin/perf: install linux-perf (testing/deps.sh)"
 
-out=$KP_BUILD/bench
-[ $smoke = 1 ] && out=$KP_BUILD/bench-smoke
+[ -n "$out" ] || out=$KP_BUILD/bench
+[ $smoke = 1 ] && [ "$out" = "$KP_BUILD/bench" ] && out=$KP_BUILD/bench-smoke
 mkdir -p "$out"
 start=$(date +%s)
 
