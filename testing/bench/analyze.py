@@ -211,6 +211,13 @@ def find(rows, **kw):
     return None
 
 
+def ratio_met(a, b, limit):
+    """a / b <= limit; None (noise) when either is not a positive cost."""
+    if a is None or b is None or a <= 0 or b <= 0:
+        return None
+    return a / b <= limit
+
+
 def targets(res):
     """The issue's targets, from the icount machine where there is one."""
     m = res.get("icount") or next(iter(res.values()), None)
@@ -229,7 +236,8 @@ def targets(res):
     if k1 and k1024 and k1["ns_per_sample"] and k1024["ns_per_sample"] is not None:
         v = k1024["ns_per_sample"] / k1["ns_per_sample"]
         add("kernel cost, %d profiles (%d of other processes) / 1 profile"
-            % (k1024["n"], k1024["other"]), v, 1.5, "x", v <= 1.5, m["mode"])
+            % (k1024["n"], k1024["other"]), v, 1.5, "x",
+            ratio_met(k1024["ns_per_sample"], k1["ns_per_sample"], 1.5), m["mode"])
     for cfg, pcfg in (("kp1k", "pf1k"), ("kpmax", "pfmax")):
         for t in (1, 2):
             a = find(m["slowdown"], prog="wldyn", threads=t, cfg=cfg)
@@ -237,7 +245,8 @@ def targets(res):
             if a and b and a["ns_per_sample"] is not None and b["ns_per_sample"]:
                 v = a["ns_per_sample"] / b["ns_per_sample"]
                 add("record per-sample overhead, 30-library program, T=%d, %s / %s"
-                    % (t, cfg, pcfg), v, 0.5, "x", v <= 0.5, m["mode"])
+                    % (t, cfg, pcfg), v, 0.5, "x",
+                    ratio_met(a["ns_per_sample"], b["ns_per_sample"], 0.5), m["mode"])
     mt = res.get("mttcg")
     if mt:
         kp = find(mt["interrupts"], target="pinned", cfg="kp")
@@ -250,7 +259,7 @@ def targets(res):
     kp = find(m["interrupts"], target="sleep", cfg="kp")
     pf = find(m["interrupts"], target="sleep", cfg="pf")
     if kp and pf:
-        add("interrupts/s while the target sleeps (over idle), kp / perf",
+        add("interrupts/s while the target sleeps (over idle): kprofile; limit perf's",
             kp["away_per_s_over_idle"], pf["away_per_s_over_idle"], "LOC/s",
             kp["away_per_s_over_idle"] <= pf["away_per_s_over_idle"] + 50, m["mode"])
     a = find(m["slowdown"], prog="wl", threads=1, cfg="kp1k")
@@ -264,7 +273,8 @@ def targets(res):
         add("stop of 256 started profiles", s["stop_ms"], 100, "ms", s["stop_ms"] < 100,
             m["mode"])
     rows = [[t["target"], fmt(t["value"], "{:.3g}"), fmt(t["limit"], "{:.3g}"), t["unit"],
-             "met" if t["met"] else "MISSED", t["how"]] for t in out]
+             {True: "met", False: "MISSED", None: "noise"}[t["met"]], t["how"]]
+            for t in out]
     table("Targets of issue 16", ["target", "value", "limit", "unit", "", "machine"], rows)
     return out
 
