@@ -11,16 +11,9 @@ namespace kprofile::record {
 
 FollowPacer::ms FollowPacer::after_read(bool changed)
 {
-	if (changed) {
+	if (changed)
 		reset();
-		return delay_;
-	}
-	if (delay_ < lim_.settle) {
-		delay_ = std::min(delay_ + lim_.first, lim_.settle);
-		return delay_;
-	}
-	quiet_for_ += delay_;
-	if (quiet_for_ >= lim_.quiet)
+	else
 		delay_ = std::min(delay_ * 2, lim_.max);
 	return delay_;
 }
@@ -28,7 +21,6 @@ FollowPacer::ms FollowPacer::after_read(bool changed)
 void FollowPacer::reset()
 {
 	delay_ = lim_.first;
-	quiet_for_ = ms{0};
 }
 
 bool ExecWatch::changed()

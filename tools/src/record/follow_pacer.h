@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // follow_pacer.h - when `record` re-reads a target's /proc/PID/maps: often
-// while a program maps its libraries, then backing off once the loader is
-// done, and at once when the target executes another program.
+// while a program maps its libraries, then backing off exponentially once
+// the loader is done, and at once when the target executes another program.
 #pragma once
 
 #include <sys/types.h>
@@ -12,20 +12,21 @@
 
 namespace kprofile::record {
 
-// The delay between two maps reads.  Starts at @first and grows by
-// @first per quiet read up to @settle (a loader maps a library every
-// millisecond or so); after @quiet without a change it doubles per read up
-// to @max (dlopen() is rare).  A change starts over.  Reading and parsing
-// the maps of a 30-library program every 20 ms took 12 % of a CPU
-// (docs/performance.md); at the back-off's 1 s it is negligible.
+// The delay between two maps reads: @first after a read that found new
+// mappings (a loader maps a library every millisecond or so), doubling
+// after each read that found none, up to @max (dlopen() is rare).  Reading
+// and parsing the maps of a 30-library program every 1..20 ms cost 12 %
+// of a CPU in the review (docs/performance.md); with the doubling a
+// settled program's maps are read about 10 times in its first second and
+// once a second after that.  A library mapped during the back-off is
+// profiled at the next read; its hits until then count in the catch-all
+// (report's [unattributed]).
 class FollowPacer {
 public:
 	using ms = std::chrono::milliseconds;
 
 	struct Limits {
 		ms first{1};
-		ms settle{20};
-		ms quiet{200};
 		ms max{1000};
 	};
 
@@ -42,7 +43,6 @@ public:
 private:
 	Limits lim_{};
 	ms delay_{lim_.first};
-	ms quiet_for_{0};
 };
 
 // Notices an exec of @pid from /proc/PID/exe (one readlink, no parsing):

@@ -163,9 +163,9 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 	using std::chrono::milliseconds;
 	const auto begin = clock::now();
 	auto next_tick = begin + every;
-	// Maps are re-read on the pacer's schedule (every 1..20 ms while the
-	// loader maps libraries, backing off to 1 s once it is done), and at
-	// once after an exec; the loop itself wakes every 20 ms at most.
+	// Maps are re-read on the pacer's schedule (1 ms after a change,
+	// doubling to 1 s while nothing changes), and at once after an exec;
+	// the loop itself wakes every 20 ms at most.
 	FollowPacer pacer;
 	std::optional<ExecWatch> exec;
 	auto next_read = begin;
