@@ -34,8 +34,17 @@ def note(msg):
     print("KPB-NOTE " + msg, flush=True)
 
 
+def settle():
+    """Let the previous run's deferred work (RCU callbacks freeing its
+    profiles' or ring buffer's pages, kworkers) finish before the next
+    run, instead of inside its timed section.  Cheap in icount, where idle
+    time passes at once."""
+    time.sleep(0.2)
+
+
 def run(argv, taskset=None):
     """Run argv: its wall time, exit status and output."""
+    settle()
     if taskset is not None:
         argv = ["taskset", "-c", str(taskset)] + argv
     t0 = time.monotonic_ns()

@@ -6,9 +6,10 @@
  *   kpbench none ITER           the loop alone
  *   kpbench perf ITER           one cpu-clock perf event on this thread at
  *                               ProfileTime's maximum rate, IP|TID|TIME
- *                               samples into a 32 MiB ring buffer (as
+ *                               samples into a 512 KiB ring buffer (as
  *                               `perf record` sets it up; nobody reads it
- *                               during the loop)
+ *                               during the loop, so it must hold them all:
+ *                               ITER is a fraction of a second)
  *   kpbench kp N OTHER ITER     N started ProfileTime profiles at the
  *                               maximum rate: one over the loop (hits),
  *                               OTHER of another process (pid 1), and
@@ -144,7 +145,12 @@ static int run_kp(int n, int other, unsigned long iters)
 
 static int run_perf(unsigned long iters)
 {
-	const size_t pages = 8192;
+	/*
+	 * perf record's default: 128 data pages.  (A 32 MiB buffer's pages,
+	 * freed by RCU after exit, cost the next program ~5 ms of the one
+	 * vCPU.)
+	 */
+	const size_t pages = 128;
 	struct perf_event_attr a;
 	struct perf_event_mmap_page *meta;
 	unsigned long long head, off, samples = 0;
