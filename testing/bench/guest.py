@@ -149,7 +149,7 @@ def max_interval():
     return int(kv(r["out"], "kpbench ").get("interval", 1221))
 
 
-def slowdown(rounds, iters, ivmax, groups, names):
+def slowdown(rounds, iters, ivmax, groups, names, report_all=False):
     """Section 1: workload slowdown under record, and per-sample cost."""
     cfgs = {
         "base": None,
@@ -191,8 +191,9 @@ def slowdown(rounds, iters, ivmax, groups, names):
                     rec.update(perf_samples(PF_FILE))
                     rec["file_bytes"] = os.path.getsize(PF_FILE) if os.path.exists(PF_FILE) else 0
                 # Report time, on the static program's 1-thread files at
-                # the maximum rate.
-                if kind and prog == "wl" and threads == 1 and name.endswith("max"):
+                # the maximum rate (smoke: on every file).
+                if kind and (report_all or (prog == "wl" and threads == 1 and
+                                            name.endswith("max"))):
                     rep = (["kprofile", "report", "-i", KP_FILE] if kind[0] == "kp" else
                            ["perf", "report", "--stdio", "-i", PF_FILE])
                     rr = run(rep)
@@ -271,7 +272,8 @@ def main():
         names = ["base", "kp1k", "kpmax", "pf1k", "pfmax"]
         ns_list = [1, 8, 64, 256, 1024]
     t = time.monotonic()
-    for name, fn in (("slowdown", lambda: slowdown(rounds, iters, ivmax, groups, names)),
+    for name, fn in (("slowdown", lambda: slowdown(rounds, iters, ivmax, groups, names,
+                                                   smoke)),
                      ("kernel", lambda: kernel_cost(rounds, iters, ns_list)),
                      ("interrupts", lambda: interrupts(rounds, iters, ivmax, cpus,
                                                        max(100, int(work * 2000)),
