@@ -51,7 +51,8 @@
  * and width; it returns all zeros when perf initialised no PMU (and WARNs
  * on hybrid parts: callers must not ask there).  Since the 6.19 cycle it
  * is exported to KVM's modules only (EXPORT_SYMBOL_FOR_KVM, "module:kvm,..."
- * in Module.symvers; compat.mk defines KP_PERF_CAPS_KVM_ONLY then).  There,
+ * in Module.symvers), and not at all without KVM; compat.mk defines
+ * KP_NO_PERF_CAPS_EXPORT then.  There,
  * ask perf whether it can create a hardware event at all: the "cpu" PMU
  * (PERF_TYPE_RAW) exists only when perf's hardware check passed at boot,
  * and -ENOENT means no PMU took the event.  The event is created disabled
@@ -59,7 +60,7 @@
  * no counter is written.  Process context only.
  */
 #include <asm/perf_event.h>
-#ifndef KP_PERF_CAPS_KVM_ONLY
+#ifndef KP_NO_PERF_CAPS_EXPORT
 static inline bool kp_compat_perf_caps(u32 *version, u32 *counters,
 				       u32 *width)
 {

@@ -19,10 +19,15 @@ ifneq ($(wildcard $(srctree)/include/linux/sched/exec_state.h),)
 ccflags-y += -DKP_HAVE_EXEC_STATE_H
 endif
 
-# perf_get_x86_pmu_capability() exported to KVM's modules only (the 6.19
-# cycle's EXPORT_SYMBOL_FOR_KVM: a "module:kvm,..." namespace in
-# Module.symvers, which no other module may import).  compat.h asks perf
-# another way then.  Without a Module.symvers, assume the old export.
-ifneq ($(shell awk -F'\t' '$$2 == "perf_get_x86_pmu_capability" && $$5 ~ /^module:/' $(objtree)/Module.symvers 2>/dev/null),)
-ccflags-y += -DKP_PERF_CAPS_KVM_ONLY
+# perf_get_x86_pmu_capability() not exported to every module: since the
+# 6.19 cycle it is EXPORT_SYMBOL_FOR_KVM, a "module:kvm,..." namespace in
+# Module.symvers that no other module may import (Debian's 7.2), and not
+# exported at all in a kernel without KVM (the KUnit kernels).  compat.h
+# asks perf another way then.  Without a Module.symvers (5.10's
+# modules_prepare tree), assume the old export.
+KP_SYMVERS := $(objtree)/Module.symvers
+ifneq ($(wildcard $(KP_SYMVERS)),)
+ifeq ($(shell awk -F'\t' '$$2 == "perf_get_x86_pmu_capability" && $$5 == ""' $(KP_SYMVERS)),)
+ccflags-y += -DKP_NO_PERF_CAPS_EXPORT
+endif
 endif

@@ -15,8 +15,9 @@
 #   bench   make bench once in its smoke mode (one boot, one round, tiny
 #           workloads): each measurement that ran is a test
 #   debugvm the debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
-#           ...; testing/debugvm): the guest tests on both CPU models, the
-#           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
+#           ...; testing/debugvm): the guest tests (on AMD the CPU-model
+#           ones), the fixed-seed ioctl fuzzer, stress (Intel), kmemleak,
+#           rmmod
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);

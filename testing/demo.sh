@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make demo: boot Debian's kernel under QEMU with each CPU model, load
-# kprofile.ko, run the tool's commands, shut down.  Exits 0 when every
+# kprofile.ko, run the tool's commands (info, sources, then record and
+# report of hotcold, a bundled program with a hot and a cold function),
+# shut down.  Exits 0 when every
 # command worked under both models.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -12,12 +14,14 @@ DEMO_CMDS=(
 	"kprofile info"
 	"kprofile info --json"
 	"kprofile sources"
+	"kprofile record -o /tmp/demo.data -- hotcold 1"
+	"kprofile report -i /tmp/demo.data -n 8"
 )
 
 script='rc=0
 run() { echo "\$ $*"; "$@" || { echo "(exit status $?)"; rc=1; }; echo; }
 echo "kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, $(sed -n "s/^model name[[:space:]]*: //p" /proc/cpuinfo | head -n1)"
-grep kprofile /proc/modules | cut -d" " -f1-3
+echo "kprofile.ko loaded (name, size, users): $(grep "^kprofile " /proc/modules | cut -d" " -f1-3)"
 echo
 '
 if command -v kprofile >/dev/null 2>&1 || [ -n "$(find "$KP_BUILD/tool" -maxdepth 3 -name kprofile -type f 2>/dev/null)" ]; then

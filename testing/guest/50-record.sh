@@ -3,7 +3,8 @@
 # 50-record: `kprofile record` and `kprofile report` with ProfileTime on
 # programs whose hot function is known: in a static executable (spin), in
 # a PIE C++ executable and in a shared library (spin-lib), a running
-# process (-p), the whole system (-a), and `kprofile top --batch`.
+# process (-p), the whole system (-a, naming the busy process), the
+# children a command starts, module code, safe setup, and `top --batch`.
 . "$KP_GUEST/lib.sh"
 
 if ! have_tool; then
@@ -11,7 +12,7 @@ if ! have_tool; then
 	skip "kprofile record/report" "tool not built"
 	exit 0
 fi
-plan 47
+plan 71
 cd /tmp || exit 1
 
 # json FILE PATH: a value from a JSON file (empty when absent).
@@ -95,6 +96,13 @@ else
 	not_ok "-a: kernel hits resolve to kernel symbols" "$(kprofile report -i all.data 2>&1 | head -n 20)"
 fi
 
+# -a names the busy process and its function (it gets profiles of its
+# own once it has used CPU), not one [unattributed] row.
+procs=$(kprofile report -i all.data --processes -n 1 2>&1)
+like "$procs" "^ +$pid +- +spin " "-a: the process table names the busy spin ($pid)"
+kprofile report -i all.data --pid "$pid" --json >all-pid.json 2>&1
+is "$(json all-pid.json rows.0.symbol)" kp_spin_hot "-a: spin's own top symbol is kp_spin_hot"
+
 # 6. top, in batch mode, from the live buffers.
 out=$(kprofile top --batch -n 2 -d 1 -- spin 60 2>&1)
 like "$out" "refresh 2" "top --batch prints two refreshes"
@@ -112,6 +120,64 @@ isnt "$rc" 0 "report of a missing file fails"
 like "$out" "kprofile record" "and says to record first"
 out=$(kprofile record -- /nonexistent/prog 2>&1); rc=$?
 isnt "$rc" 0 "record of a missing program fails"
+
+# 9. Children, through fork and exec: each spin has profiles of its own.
+check "record -- sh -c 'spin 2 & spin 2 & wait' exits 0" \
+	kprofile record -o kids.data -- sh -c 'spin 2 & spin 2 & wait'
+procs=$(kprofile report -i kids.data --processes -n 1 2>&1)
+kids=$(printf '%s\n' "$procs" | awk '$3 == "spin" { print $1 }')
+is "$(printf '%s\n' "$kids" | grep -c .)" 2 "children: both spins are in the process table"
+[ "$(printf '%s\n' "$kids" | grep -c .)" = 2 ] || diag "$procs"
+for k in $kids; do
+	kprofile report -i kids.data --pid "$k" --json >kid.json 2>&1
+	is "$(json kid.json rows.0.symbol)" kp_spin_hot "children: spin $k's top symbol is kp_spin_hot"
+done
+[ -n "$kids" ] || { not_ok "children: first spin's hits" "no children"; not_ok "children: second spin's hits" "no children"; }
+kprofile report -i kids.data --json >kids.json 2>&1
+is "$(json kids.json rows.0.symbol)" kp_spin_hot "children: the whole report's top symbol is kp_spin_hot"
+# Short-lived children one after another (as make's compiler runs): each
+# is followed and its hits counted (the summing of exited processes'
+# kernel ranges is RecordProcess.ExitedKernelRangesMergePerComm).
+check "record -- sh -c 'for i in 1 2 3 4; do spin 0.5; done' exits 0" \
+	kprofile record -o seq.data -- sh -c 'for i in 1 2 3 4; do spin 0.5; done'
+procs=$(kprofile report -i seq.data --processes -n 1 2>&1)
+n=$(printf '%s\n' "$procs" | awk '$3 == "spin"' | grep -c .)
+is "$n" 4 "four short-lived children are each followed"
+[ "$n" = 4 ] || diag "$procs"
+kprofile report -i seq.data --json >seq.json 2>&1
+is "$(json seq.json rows.0.symbol)" kp_spin_hot "short-lived children: kp_spin_hot is on top"
+check "record --no-inherit -- sh -c 'spin 1 & wait' exits 0" \
+	kprofile record --no-inherit -o noinh.data -- sh -c 'spin 1 & wait'
+if kprofile report -i noinh.data 2>&1 | grep -q kp_spin_hot; then
+	not_ok "--no-inherit: the child is not profiled" "$(kprofile report -i noinh.data 2>&1 | head)"
+else
+	ok "--no-inherit: the child is not profiled"
+fi
+
+# 10. Module code: kp-ioctl loops in kprofile.ko's ioctl handler; its hits
+# land on a [kprofile] range with the module's symbols.
+check "record -- kp-ioctl loop 2 exits 0" kprofile record -o mod.data -- kp-ioctl loop 2
+kprofile report -i mod.data --json >mod.json 2>&1
+if grep -q '"object_path": "\[kprofile\]"' mod.json && grep -q ' \[kprofile\]"' mod.json; then
+	ok "module hits are reported against [kprofile], with its symbols"
+else
+	not_ok "module hits are reported against [kprofile]" "$(kprofile report -i mod.data 2>&1 | head -n 15)"
+fi
+
+# 11. Setup is checked before the command starts, and -i is undone.
+rm -f /tmp/ran-o /tmp/ran-c
+out=$(kprofile record -o /nonexistent/x.data -- sh -c 'touch /tmp/ran-o' 2>&1); rc=$?
+is "$rc" 1 "-o in a missing directory is a usage error (exit 1)"
+check "-o in a missing directory: the command did not run" test ! -e /tmp/ran-o
+out=$(kprofile record -C 5 -o c.data -- sh -c 'touch /tmp/ran-c' 2>&1); rc=$?
+is "$rc" 1 "-C 5 on a 2-CPU guest is a usage error (exit 1)"
+check "-C 5: the command did not run" test ! -e /tmp/ran-c
+before=$(kprofile interval time 2>&1)
+out=$(kprofile record -i 250us -o iv.data -- spin 1 2>&1); rc=$?
+is "$rc" 0 "record -i 250us exits 0"
+like "$out" "every 0.25 ms" "the summary names the interval used"
+is "$(kprofile interval time 2>&1)" "$before" "-i is restored when record ends"
+check "record -F 2000 exits 0" kprofile record -F 2000 -o f.data -- spin 1
 
 # 8. Privileges, as nobody with access to the device: own process yes,
 # system-wide and another user's process no, each with the rule.
@@ -133,5 +199,13 @@ like "$out" "CAP_PERFMON" "the refusal names CAP_PERFMON"
 out=$(asnobody kprofile record -p 1 --duration 1 -o /tmp/nobody-p.data 2>&1); rc=$?
 is "$rc" 3 "nobody may not profile init (exit 3)"
 like "$out" "ptrace" "the refusal names the ptrace rule"
+# A child nobody may not profile (a set-user-ID program) is left out; the
+# recording goes on and profiles the next child.
+cp "$(command -v spin)" /tmp/spin-suid && chmod 4755 /tmp/spin-suid
+out=$(asnobody kprofile record -o /tmp/nobody-suid.data -- sh -c '/tmp/spin-suid 1 >/dev/null; spin 1 >/dev/null' 2>&1); rc=$?
+is "$rc" 0 "a set-user-ID child does not stop nobody's recording"
+[ "$rc" = 0 ] || diag "$out"
+kprofile report -i /tmp/nobody-suid.data --json >suid.json 2>&1
+is "$(json suid.json rows.0.symbol)" kp_spin_hot "and the next child's kp_spin_hot is recorded"
 echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid
 chmod 600 /dev/kprofile

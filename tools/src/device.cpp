@@ -29,14 +29,19 @@ Result<Device> Device::open(const std::string &path)
 	return Device(UniqueFd(fd), path);
 }
 
-int Device::call(unsigned long request, void *arg) const
+int ioctl_errno(int fd, unsigned long request, void *arg)
 {
 	int ret;
 
 	do
-		ret = ::ioctl(fd_.get(), request, arg);
+		ret = ::ioctl(fd, request, arg);
 	while (ret < 0 && errno == EINTR);
 	return ret < 0 ? errno : 0;
+}
+
+int Device::call(unsigned long request, void *arg) const
+{
+	return ioctl_errno(fd_.get(), request, arg);
 }
 
 Error Device::fail(Op op, int err) const
@@ -135,6 +140,24 @@ Result<kprofile_schedule> Device::schedule(const std::vector<std::uint32_t> &sou
 	if (int err = call(KPROFILE_IOC_SCHEDULE, &req))
 		return fail(Op::Other, err);
 	return req;
+}
+
+Result<UniqueFd> Device::create_profile(const kprofile_create_profile &req) const
+{
+	kprofile_create_profile copy = req;
+	int fd;
+
+	do
+		fd = ::ioctl(fd_.get(), KPROFILE_IOC_CREATE_PROFILE, &copy);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		Error e;
+		e.err = errno;
+		e.code = exit_code_for(e.err);
+		e.what = errno_text(e.err);
+		return e;
+	}
+	return UniqueFd(fd);
 }
 
 } // namespace kprofile

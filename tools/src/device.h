@@ -15,6 +15,10 @@
 
 namespace kprofile {
 
+// ioctl(@fd, @request, @arg), retried on EINTR: 0, or the errno.  For
+// /dev/kprofile and the profile fds it hands out.
+int ioctl_errno(int fd, unsigned long request, void *arg);
+
 class Device {
 public:
 	// $KPROFILE_DEVICE, else /dev/kprofile.
@@ -45,6 +49,9 @@ public:
 	Result<std::uint32_t> get_interval(std::uint32_t source) const;
 	// KPROFILE_IOC_SCHEDULE: can @sources (at most 16) be armed together?
 	Result<kprofile_schedule> schedule(const std::vector<std::uint32_t> &sources) const;
+	// KPROFILE_IOC_CREATE_PROFILE: the new profile's fd, or the errno
+	// (the caller explains it: the advice depends on the request).
+	Result<UniqueFd> create_profile(const kprofile_create_profile &req) const;
 
 private:
 	Device(UniqueFd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}

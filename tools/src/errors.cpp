@@ -71,6 +71,43 @@ Error abi_mismatch(std::uint32_t module_abi, const std::string &device)
 	return e;
 }
 
+ExitCode exit_code_for(int err)
+{
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+	case ENOTTY:
+		return ExitCode::Device;
+	case EPERM:
+	case EACCES:
+	case EOPNOTSUPP:
+	case EBUSY:
+	case ESRCH:
+	case EINVAL:
+	case ENOSPC:
+	case ENOMEM:
+	case E2BIG:
+	case ERANGE:
+		return ExitCode::Refused;
+	default:
+		return ExitCode::Internal;
+	}
+}
+
+Error errno_error(int err, std::string what, std::vector<std::string> hints)
+{
+	Error e;
+
+	e.err = err;
+	e.code = err ? exit_code_for(err) : ExitCode::Internal;
+	e.what = err ? fmt::format("{}: {}", what, errno_text(err)) : std::move(what);
+	for (auto &h : hints)
+		if (!h.empty())
+			e.hints.push_back(std::move(h));
+	return e;
+}
+
 Error usage_error(std::string what, std::vector<std::string> hints)
 {
 	Error e;
@@ -190,7 +227,7 @@ Error explain(Op op, int err, const ErrorContext &ctx)
 
 	e.op = op;
 	e.err = err;
-	e.code = ExitCode::Refused;
+	e.code = exit_code_for(err) == ExitCode::Internal ? ExitCode::Refused : exit_code_for(err);
 	subject = op_text(op);
 	if (names_source(op) && !ctx.source.empty())
 		subject = fmt::format("{} {}", subject, ctx.source);

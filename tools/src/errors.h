@@ -79,6 +79,16 @@ std::string paranoid_advice(bool kernel_mode);
 
 Error explain(Op op, int err, const ErrorContext &ctx);
 
+// The exit code of an errno, the one mapping of the tool: the device is
+// unusable (ENOENT, ENODEV, ENXIO, ENOTTY), the module or the kernel
+// refused (EPERM, EACCES, EOPNOTSUPP, EBUSY, ESRCH, EINVAL, ENOSPC,
+// ENOMEM, E2BIG, ERANGE), or anything else (Internal).
+ExitCode exit_code_for(int err);
+
+// A failed system call: "<what>: <errno_text>", the exit code of @err
+// (exit_code_for()), @hints.  @err 0 gives just @what and Internal.
+Error errno_error(int err, std::string what, std::vector<std::string> hints = {});
+
 // A command-line mistake (exit code Usage).
 Error usage_error(std::string what, std::vector<std::string> hints = {});
 

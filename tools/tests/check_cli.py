@@ -51,6 +51,28 @@ def main():
     expect("KPROFILE_DEVICE is honoured",
            run(tool, "sources", env={"KPROFILE_DEVICE": "/nonexistent/kp2"}), 2,
            "/nonexistent/kp2")
+    # record checks its arguments before anything runs (the review's
+    # -o /nonexistent/x.data ran the command and lost the profile).
+    nodev = ("--device", "/nonexistent/kprofile")
+    marker = os.path.join(tempfile.mkdtemp(), "ran")
+    expect("record -o in a missing directory: exit 1 before the command runs",
+           run(tool, *nodev, "record", "-o", "/nonexistent/x.data", "--", "touch", marker), 1,
+           "cannot write /nonexistent/x.data")
+    check("record -o in a missing directory: the command did not run",
+          not os.path.exists(marker))
+    expect("record --duration 0: exit 1, a plain message",
+           run(tool, *nodev, "record", "--duration", "0", "--", "true"), 1,
+           "not a number of seconds above 0")
+    expect("record -p 0: exit 1, not 'nothing to profile'",
+           run(tool, *nodev, "record", "-p", "0"), 1, "not a process id")
+    expect("record -g: exit 1, says why there are no call graphs",
+           run(tool, *nodev, "record", "-g", "--", "true"), 1, "no call graphs", "perf record -g")
+    expect("record -F 1000 -i 1ms: exit 1 (one or the other)",
+           run(tool, *nodev, "record", "-F", "1000", "-i", "1ms", "--", "true"), 1)
+    expect("record -i 1h: exit 1, names the units",
+           run(tool, *nodev, "record", "-i", "1h", "--", "true"), 1, "unknown unit")
+    expect("record with the module missing: the same advice as info",
+           run(tool, *nodev, "record", "--", "true"), 2, "not loaded", "modprobe")
     expect("a device that is not kprofile: exit 2, ABI mismatch",
            run(tool, "info", "--device", "/dev/null"), 2, "different versions")
     expect("interval on a device that is not kprofile: exit 2",

@@ -129,3 +129,21 @@ TEST(Errors, ExitCodesAreDocumentedValues)
 	EXPECT_EQ(static_cast<int>(ExitCode::Refused), 3);
 	EXPECT_EQ(static_cast<int>(ExitCode::Internal), 4);
 }
+
+// One errno -> exit code mapping for every command (record used its own).
+TEST(Errors, OneErrnoToExitCodeMapping)
+{
+	EXPECT_EQ(exit_code_for(ENOTTY), ExitCode::Device);
+	EXPECT_EQ(exit_code_for(ENOENT), ExitCode::Device);
+	for (int err : {EPERM, EACCES, EOPNOTSUPP, EBUSY, ESRCH, EINVAL, ENOSPC, ENOMEM})
+		EXPECT_EQ(exit_code_for(err), ExitCode::Refused) << err;
+	EXPECT_EQ(exit_code_for(EIO), ExitCode::Internal);
+
+	Error e = errno_error(EBUSY, "cannot start a profile", {"", "free the counters"});
+	EXPECT_EQ(e.code, ExitCode::Refused);
+	EXPECT_EQ(e.err, EBUSY);
+	EXPECT_EQ(e.message(), "kprofile: cannot start a profile: Device or resource busy (EBUSY)\n"
+			       "  free the counters\n")
+		<< "empty hints are dropped, the errno is named as in every other command";
+	EXPECT_EQ(errno_error(0, "plain").message(), "kprofile: plain\n");
+}

@@ -264,3 +264,27 @@ TEST(RecordFormat, ReadsVersion1Files)
 	for (std::size_t i = 0; i < d.ranges.size(); i++)
 		EXPECT_EQ(e.ranges[i].buckets, d.ranges[i].buckets);
 }
+
+// record -- CMD follows children: each range says which process it
+// counted, and the file names the processes; a file without these keys
+// (older kprofile) still reads, with no pids.
+TEST(RecordFormat, ProcessesAndRangePidsRoundTripAndAreOptional)
+{
+	ProfileData d = sample();
+	d.ranges[0].pid = 4243;
+	d.processes = {{4242, 0, "sh"}, {4243, 4242, "spin"}};
+	const ProfileData e = parse(serialize(d));
+
+	ASSERT_EQ(e.processes.size(), 2U);
+	EXPECT_EQ(e.processes[1].ppid, 4242);
+	EXPECT_EQ(process_comm(e, 4243), "spin");
+	EXPECT_EQ(process_comm(e, 1), "");
+	EXPECT_EQ(e.ranges[0].pid, 4243);
+	EXPECT_EQ(e.ranges[1].pid, 0);
+
+	const ProfileData old = parse(serialize(sample()));
+	EXPECT_TRUE(old.processes.empty());
+	EXPECT_EQ(serialize(old).find("\"processes\""), std::string::npos)
+		<< "a recording of one process keeps the version-1 header as it was";
+	EXPECT_EQ(serialize(old).find("\"pid\":4243"), std::string::npos);
+}

@@ -4,6 +4,11 @@
 // error that says so.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/args_check.h"
 #include "record/launch.h"
 #include "record/maps.h"
 
@@ -41,9 +46,11 @@ TEST(RecordLaunch, MissingCommandIsAnErrorWithAdvice)
 	try {
 		cmd.exec();
 		FAIL() << "exec of a missing file succeeded";
-	} catch (const RecordError &e) {
-		EXPECT_EQ(e.error(), ENOENT);
-		EXPECT_NE(e.advice().find("PATH"), std::string::npos);
+	} catch (const kprofile::Failure &f) {
+		EXPECT_EQ(f.error().err, ENOENT);
+		EXPECT_EQ(f.error().code, kprofile::ExitCode::Usage);
+		ASSERT_FALSE(f.error().hints.empty());
+		EXPECT_NE(f.error().hints[0].find("PATH"), std::string::npos);
 	}
 }
 
@@ -64,8 +71,8 @@ TEST(RecordLaunch, CpuListsAndSourceNames)
 	EXPECT_EQ(parse_source("TotalCycles", known), 0x13U);
 	EXPECT_EQ(parse_source("0x13", known), 0x13U);
 	EXPECT_EQ(parse_source("19", known), 0x13U);
-	EXPECT_THROW(parse_source("ProfileNothing", known), RecordError);
-	EXPECT_THROW(parse_source("0x99", known), RecordError);
+	EXPECT_THROW(parse_source("ProfileNothing", known), kprofile::Failure);
+	EXPECT_THROW(parse_source("0x99", known), kprofile::Failure);
 }
 
 TEST(RecordLaunch, ScheduleErrorSaysWhichSourcesFitTogether)
@@ -78,14 +85,108 @@ TEST(RecordLaunch, ScheduleErrorSaysWhichSourcesFitTogether)
 	s.counters[1] = KPROFILE_NO_COUNTER;
 	s.counters[2] = KPROFILE_NO_COUNTER;
 	std::snprintf(s.reason, sizeof(s.reason), "counter 0 is held by the NMI watchdog");
-	RecordError e = schedule_error({"ProfileTotalIssues", "ProfileBranchInstructions",
-					"ProfileCacheMisses"}, s);
-	const std::string what = e.what();
-	EXPECT_EQ(e.error(), EBUSY);
-	EXPECT_EQ(e.kind(), RecordError::Kind::Refused);
+	kprofile::Error e = schedule_error({"ProfileTotalIssues", "ProfileBranchInstructions",
+					     "ProfileCacheMisses"}, s);
+	const std::string what = e.what;
+	EXPECT_EQ(e.err, EBUSY);
+	EXPECT_EQ(e.code, kprofile::ExitCode::Refused);
+	ASSERT_EQ(e.hints.size(), 1U);
+	const std::string advice = e.hints[0];
 	EXPECT_NE(what.find("ProfileBranchInstructions, ProfileCacheMisses"), std::string::npos) << what;
 	EXPECT_NE(what.find("NMI watchdog"), std::string::npos) << what;
-	EXPECT_NE(e.advice().find("these fit together: ProfileTotalIssues"), std::string::npos)
-		<< e.advice();
-	EXPECT_NE(e.advice().find("kernel.nmi_watchdog=0"), std::string::npos) << e.advice();
+	EXPECT_NE(advice.find("these fit together: ProfileTotalIssues"), std::string::npos)
+		<< advice;
+	EXPECT_NE(advice.find("kernel.nmi_watchdog=0"), std::string::npos) << advice;
+}
+
+// A failed setup never leaves the command running unprofiled (the review's
+// `record -C 5 -- sh -c 'echo CHILD-RAN'`): a command dropped before its
+// release, or after exec but before resume, never runs a line of it.
+// Before the fix the held child exec'd at EOF of its pipe, and a stopped
+// one was detached and ran until SIGTERM came (never, if it blocks it).
+TEST(RecordLaunch, DroppedCommandNeverRuns)
+{
+	char dir[] = "/tmp/kp-launch-XXXXXX";
+	ASSERT_NE(mkdtemp(dir), nullptr);
+	const std::string held = std::string(dir) + "/held", stopped = std::string(dir) + "/stopped";
+	// A command that does not die of SIGTERM (blocked: the mask is
+	// inherited through fork and exec), so only not running it helps.
+	sigset_t term, old;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &old);
+	{
+		Command cmd({"sh", "-c", "touch " + held});
+	}
+	{
+		Command cmd({"sh", "-c", "touch " + stopped});
+		cmd.exec();
+	}
+	sigprocmask(SIG_SETMASK, &old, nullptr);
+	usleep(200 * 1000);
+	EXPECT_NE(access(held.c_str(), F_OK), 0) << "a command never released did not run";
+	EXPECT_NE(access(stopped.c_str(), F_OK), 0) << "a command stopped at exec did not run";
+	unlink(held.c_str());
+	unlink(stopped.c_str());
+	rmdir(dir);
+}
+
+TEST(RecordArgs, IntervalUnitsAndFrequency)
+{
+	EXPECT_EQ(parse_interval("10000", true), 10000U) << "plain: 100 ns units, as before";
+	EXPECT_EQ(parse_interval("1ms", true), 10000U);
+	EXPECT_EQ(parse_interval("250us", true), 2500U);
+	EXPECT_EQ(parse_interval("0.5ms", true), 5000U);
+	EXPECT_EQ(parse_interval("100000ns", true), 1000U);
+	EXPECT_EQ(parse_interval("1s", true), 10000000U);
+	EXPECT_EQ(parse_interval("65536", false), 65536U) << "a counter source: events";
+	EXPECT_THROW(parse_interval("1ms", false), kprofile::Failure) << "events have no unit";
+	EXPECT_THROW(parse_interval("1h", true), kprofile::Failure);
+	EXPECT_THROW(parse_interval("abc", true), kprofile::Failure);
+	EXPECT_THROW(parse_interval("0", true), kprofile::Failure);
+	EXPECT_THROW(parse_interval("-5", true), kprofile::Failure);
+	EXPECT_THROW(parse_interval("1000s", true), kprofile::Failure) << "over 2^32 units";
+	EXPECT_EQ(frequency_interval(1000), 10000U) << "-F 1000 is 1 ms";
+	EXPECT_EQ(frequency_interval(4000), 2500U);
+	EXPECT_THROW(frequency_interval(0), kprofile::Failure);
+	try {
+		parse_interval("1ms", false);
+	} catch (const kprofile::Failure &f) {
+		EXPECT_EQ(f.error().code, kprofile::ExitCode::Usage);
+	}
+}
+
+// The review's `-C 5` on a 2-CPU guest was a bare EINVAL after the
+// command had started; now it is a usage error naming the CPUs.
+TEST(RecordArgs, CpuListIsCheckedAgainstTheMachine)
+{
+	auto map = check_cpu_list("0-1", 2);
+	EXPECT_EQ(map[0], 0x03);
+	try {
+		check_cpu_list("5", 2);
+		FAIL() << "CPU 5 of 2 accepted";
+	} catch (const kprofile::Failure &f) {
+		EXPECT_EQ(f.error().code, kprofile::ExitCode::Usage);
+		EXPECT_NE(f.error().what.find("CPU 5 does not exist"), std::string::npos);
+		ASSERT_FALSE(f.error().hints.empty());
+		EXPECT_NE(f.error().hints[0].find("0-1"), std::string::npos);
+	}
+	EXPECT_THROW(check_cpu_list("abc", 2), kprofile::Failure);
+}
+
+// `-o /nonexistent/x.data` failed only after the command had run.
+TEST(RecordArgs, OutputPathIsCheckedFirst)
+{
+	EXPECT_NO_THROW(check_output_path("/tmp/kprofile-test.data"));
+	EXPECT_NO_THROW(check_output_path("relative.data"));
+	try {
+		check_output_path("/nonexistent/x.data");
+		FAIL() << "a missing directory accepted";
+	} catch (const kprofile::Failure &f) {
+		EXPECT_EQ(f.error().code, kprofile::ExitCode::Usage);
+		EXPECT_NE(f.error().what.find("/nonexistent/x.data"), std::string::npos);
+		EXPECT_EQ(f.error().what.find(".tmp"), std::string::npos) << "no temporary name";
+	}
+	EXPECT_THROW(check_output_path("/tmp"), kprofile::Failure) << "a directory";
+	EXPECT_THROW(check_output_path("/etc/passwd/x"), kprofile::Failure) << "not a directory";
 }

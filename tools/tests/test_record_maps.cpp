@@ -53,6 +53,25 @@ TEST(RecordMaps, FollowerReportsOnlyNewMappings)
 	EXPECT_EQ(f.known().size(), 2U);
 }
 
+// After exec (or dlclose) the old mappings are gone: their profiles must
+// stop, and a new program at the same addresses gets profiles of its own.
+TEST(RecordMaps, FollowerReportsGoneMappingsAndReusedRanges)
+{
+	MapsFollower f;
+	f.update(parse_maps("401000-402000 r-xp 00001000 08:01 1 /bin/sh\n"
+			    "7f0000001000-7f0000009000 r-xp 00001000 08:01 2 /lib/libc.so\n"));
+	EXPECT_TRUE(f.gone().empty());
+	auto fresh = f.update(parse_maps("401000-402000 r-xp 00001000 08:01 3 /usr/bin/prog\n"));
+	ASSERT_EQ(fresh.size(), 1U) << "the new program at sh's addresses is new";
+	EXPECT_EQ(fresh[0].path, "/usr/bin/prog");
+	ASSERT_EQ(f.gone().size(), 2U);
+	EXPECT_EQ(f.gone()[0].path, "/bin/sh");
+	EXPECT_EQ(f.gone()[1].path, "/lib/libc.so");
+	EXPECT_EQ(f.known().size(), 1U);
+	f.update(parse_maps("401000-402000 r-xp 00001000 08:01 3 /usr/bin/prog\n"));
+	EXPECT_TRUE(f.gone().empty()) << "gone() is what the last update found unmapped";
+}
+
 TEST(RecordMaps, ReadsOwnMaps)
 {
 	auto maps = read_maps(getpid());

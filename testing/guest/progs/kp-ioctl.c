@@ -5,14 +5,19 @@
  *
  *   kp-ioctl info         print struct kprofile_info as key=value lines
  *   kp-ioctl bad-ioctl    exit 0 iff an unknown ioctl fails with ENOTTY
+ *   kp-ioctl loop SECS    list the sources over and over for SECS seconds:
+ *			   time spent in the module's code (record's module
+ *			   ranges are tested on it)
  *
  * Exit status: 0 on success, 1 on a failed check, 2 on a usage error.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/kprofile.h>
@@ -77,12 +82,35 @@ static int do_bad_ioctl(int fd)
 	return 0;
 }
 
+static int do_loop(int fd, const char *secs)
+{
+	static struct kprofile_source_info entries[256];
+	struct kprofile_source_list list;
+	time_t end = time(NULL) + atoi(secs);
+	unsigned long calls = 0;
+
+	while (time(NULL) < end) {
+		memset(&list, 0, sizeof(list));
+		list.count = 256;
+		list.entries = (__u64)(unsigned long)entries;
+		if (ioctl(fd, KPROFILE_IOC_LIST_SOURCES, &list)) {
+			fprintf(stderr, "kp-ioctl: KPROFILE_IOC_LIST_SOURCES: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		calls++;
+	}
+	printf("calls=%lu\n", calls);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int fd, ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: kp-ioctl info|bad-ioctl\n");
+	if (argc < 2 || (argc != 2 && strcmp(argv[1], "loop")) ||
+	    (!strcmp(argv[1], "loop") && argc != 3)) {
+		fprintf(stderr, "usage: kp-ioctl info|bad-ioctl|loop SECS\n");
 		return 2;
 	}
 	fd = open_dev();
@@ -92,6 +120,8 @@ int main(int argc, char **argv)
 		ret = do_info(fd);
 	else if (!strcmp(argv[1], "bad-ioctl"))
 		ret = do_bad_ioctl(fd);
+	else if (!strcmp(argv[1], "loop"))
+		ret = do_loop(fd, argv[2]);
 	else
 		ret = 2;
 	close(fd);

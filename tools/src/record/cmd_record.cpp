@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // cmd_record.cpp - `kprofile record`: profile a command, a process or the
 // system into a record file (docs/record-format.md).
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -8,7 +12,9 @@
 
 #include "command.h"
 #include "errors.h"
+#include "record/args_check.h"
 #include "record/commands.h"
+#include "record/process_view.h"
 #include "record/runner.h"
 #include "record/symbolize.h"
 
@@ -21,24 +27,8 @@ void fail(const std::exception &e)
 	Error err;
 
 	err.what = e.what();
-	if (const auto *re = dynamic_cast<const RecordError *>(&e)) {
-		err.err = re->error();
-		switch (re->kind()) {
-		case RecordError::Kind::Device:
-			err.code = ExitCode::Device;
-			break;
-		case RecordError::Kind::Usage:
-			err.code = ExitCode::Usage;
-			break;
-		case RecordError::Kind::Refused:
-			err.code = ExitCode::Refused;
-			break;
-		case RecordError::Kind::Internal:
-			err.code = ExitCode::Internal;
-			break;
-		}
-		if (!re->advice().empty())
-			err.hints.push_back(re->advice());
+	if (const auto *f = dynamic_cast<const Failure *>(&e)) {
+		throw *f;
 	} else if (dynamic_cast<const FormatError *>(&e)) {
 		err.code = ExitCode::Usage;
 	} else if (dynamic_cast<const std::invalid_argument *>(&e)) {
@@ -49,6 +39,45 @@ void fail(const std::exception &e)
 
 namespace {
 
+// The intervals used and, when record followed several processes, the
+// busiest of them: "[ kprofile record: ProfileTime every 1 ms; 3
+// processes: spin 1235 (1180 hits), ... ]".
+std::string record_summary_extra(const ProfileData &d)
+{
+	std::string out = "[ kprofile record: ";
+
+	for (std::size_t i = 0; i < d.sources.size(); i++) {
+		const auto &s = d.sources[i];
+		out += (i ? ", " : "") + s.name + " every " +
+		       (s.timer ? fmt::format("{:g} ms", s.interval / 10000.0) :
+			fmt::format("{} events", s.interval));
+	}
+	if (d.processes.size() > 1) {
+		const auto totals = process_totals(d);
+		out += fmt::format("; {} processes:", totals.size());
+		for (std::size_t i = 0; i < totals.size() && i < 4; i++)
+			out += fmt::format("{} {} {} ({} hits)", i ? "," : "", totals[i].process.comm,
+					   totals[i].process.pid,
+					   std::max(totals[i].total, totals[i].attributed));
+		if (totals.size() > 4)
+			out += ", ...";
+		out += " (report --processes, --pid PID)";
+	}
+	return out + " ]\n";
+}
+
+// An existing FILE becomes FILE.old (as perf.data.old), so a second
+// record does not silently replace the first.
+void keep_previous(const std::string &path)
+{
+	struct stat st {};
+
+	if (::lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+	    ::rename(path.c_str(), (path + ".old").c_str()) != 0)
+		print_err(fmt::format("kprofile: warning: could not keep the previous {} as {}.old: {}\n",
+				      path, path, errno_text(errno)));
+}
+
 struct RecordOptions {
 	TargetArgs target;
 	std::string output = "kprofile.data";
@@ -57,6 +86,7 @@ struct RecordOptions {
 void run_record(const RecordOptions &opts, const Context &ctx)
 {
 	try {
+		check_output_path(opts.output);
 		Run r(opts.target, ctx.device);
 		r.start();
 		r.loop(nullptr, std::chrono::milliseconds(1000));
@@ -67,6 +97,7 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 			kernel |= rg.kind == RangeKind::Kernel;
 		if (kernel)
 			d.kernel_symbols = kernel_symbols_for(d, r.session().kallsyms());
+		keep_previous(opts.output);
 		write_file(opts.output, d);
 
 		std::uint64_t hits = 0;
@@ -77,6 +108,7 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 		print_err(fmt::format("[ kprofile record: {} hits in {} profiles over {:.3f} s, "
 				      "written to {} ]\n",
 				      hits, d.ranges.size(), d.duration_ns / 1e9, opts.output));
+		print_err(record_summary_extra(d));
 		if (r.command_exit() && *r.command_exit())
 			print_err(fmt::format("[ kprofile record: the command exited with status {} ]\n",
 					      *r.command_exit()));

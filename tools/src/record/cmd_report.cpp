@@ -8,6 +8,7 @@
 #include "command.h"
 #include "errors.h"
 #include "record/commands.h"
+#include "record/process_view.h"
 #include "record/report_render.h"
 #include "record/resolver.h"
 
@@ -23,6 +24,8 @@ struct ReportOptions {
 	bool raw = false;
 	bool json = false;
 	std::size_t limit = 0;
+	std::int64_t pid = 0;		// only this process's profiles
+	bool processes = false;		// the per-process table first
 };
 
 void run_report(const ReportOptions &opts)
@@ -31,6 +34,11 @@ void run_report(const ReportOptions &opts)
 		const std::vector<std::string> keys = parse_sort_keys(opts.sort);
 		ProfileData d = read_file(opts.input);
 		FileResolver resolver;
+
+		if (opts.pid)
+			d = only_process(d, opts.pid);
+		if (opts.processes && !opts.json)
+			print_out(render_processes(d) + "\n");
 
 		if (opts.raw) {
 			auto buckets = raw_buckets(d, resolver, opts.sources);
@@ -71,6 +79,8 @@ void setup_report(CLI::App &cmd, Context &)
 		     "Dump every non-zero bucket with its address (kernrate style)");
 	cmd.add_flag("--json", opts->json, "Print one JSON document (keys: docs/record-format.md)");
 	cmd.add_option("-n,--limit", opts->limit, "Print at most N rows");
+	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)");
+	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
 		   "bytes of overlap.  [unattributed] is what the catch-all profile saw outside\n"
 		   "every profiled range.");

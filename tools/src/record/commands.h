@@ -8,8 +8,8 @@
 
 namespace kprofile::record {
 
-// Rethrow @e (a RecordError, FormatError, ...) as the tool's Failure, with
-// the exit code of its kind and the advice as a hint.
+// Rethrow @e (a Failure as it is; a FormatError or std::invalid_argument as
+// a Usage error; anything else as Internal) as the tool's Failure.
 [[noreturn]] void fail(const std::exception &e);
 
 } // namespace kprofile::record

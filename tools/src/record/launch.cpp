@@ -45,8 +45,14 @@ bool read_int(int fd, int *v)
 	if (ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
 		err = errno;
 	(void)!::write(status, &err, sizeof(err));
-	while (::read(go, &c, 1) < 0 && errno == EINTR)
-		;
+	ssize_t n;
+	do
+		n = ::read(go, &c, 1);
+	while (n < 0 && errno == EINTR);
+	// EOF: the recording's setup failed and the command was dropped
+	// before release; it must not run unprofiled.
+	if (n != 1)
+		_exit(126);
 	::close(go);
 	execvp(args[0], args.data());
 	err = errno;
@@ -61,18 +67,18 @@ Command::Command(const std::vector<std::string> &argv)
 	int go[2], st[2];
 
 	if (argv.empty())
-		throw RecordError(RecordError::Kind::Usage, 0, "no command given after --");
+		throw Failure(usage_error("no command given after --"));
 	name_ = argv[0];
 	if (pipe2(go, O_CLOEXEC) != 0)
-		throw RecordError(errno, "pipe");
+		throw Failure(errno_error(errno, "pipe"));
 	UniqueFd go_r(go[0]), go_w(go[1]);
 	if (pipe2(st, O_CLOEXEC) != 0)
-		throw RecordError(errno, "pipe");
+		throw Failure(errno_error(errno, "pipe"));
 	UniqueFd st_r(st[0]), st_w(st[1]);
 
 	pid_ = fork();
 	if (pid_ < 0)
-		throw RecordError(errno, "cannot fork to run " + name_);
+		throw Failure(errno_error(errno, "cannot fork to run " + name_));
 	if (pid_ == 0) {
 		// Only the ends the child uses stay open (go_r is CLOEXEC
 		// too, but read before exec).
@@ -84,7 +90,7 @@ Command::Command(const std::vector<std::string> &argv)
 	status_ = std::move(st_r);
 	int err = 0;
 	if (!read_int(status_.get(), &err))
-		throw RecordError(EIO, "the command's process failed before exec");
+		throw Failure(errno_error(EIO, "the command's process failed before exec"));
 	traced_ = err == 0;
 }
 
@@ -92,8 +98,12 @@ Command::~Command()
 {
 	if (pid_ > 0 && !status_code_) {
 		go_.reset();	// a command never released exits at EOF
-		if (stopped_)
+		if (stopped_) {
+			// Stopped at exec, not resumed: setup failed after
+			// exec; it dies before its first instruction.
+			kill(pid_, SIGKILL);
 			ptrace(PTRACE_DETACH, pid_, nullptr, nullptr);
+		}
 		terminate();
 	}
 }
@@ -104,13 +114,13 @@ void Command::exec()
 	int err = 0;
 
 	if (::write(go_.get(), &c, 1) != 1)
-		throw RecordError(errno, "cannot release " + name_);
+		throw Failure(errno_error(errno, "cannot release " + name_));
 	go_.reset();
 	if (traced_) {
 		int status = 0;
 		while (waitpid(pid_, &status, 0) < 0)
 			if (errno != EINTR)
-				throw RecordError(errno, "waitpid");
+				throw Failure(errno_error(errno, "waitpid"));
 		if (WIFSTOPPED(status)) {
 			stopped_ = true;
 			return;
@@ -124,9 +134,11 @@ void Command::exec()
 			waitpid(pid_, &status, 0);
 			status_code_ = status;
 		}
-		throw RecordError(RecordError::Kind::Usage, err, "cannot run " + name_,
-				  err == ENOENT ? "check the command's name and PATH" :
-				  err == EACCES ? "the file is not executable" : "");
+		Error e = errno_error(err, "cannot run " + name_,
+				      {err == ENOENT ? "check the command's name and PATH" :
+				       err == EACCES ? "the file is not executable" : ""});
+		e.code = ExitCode::Usage;
+		throw Failure(std::move(e));
 	}
 }
 

@@ -26,7 +26,7 @@ public:
 
 	pid_t pid() const { return pid_; }
 	// Let the command exec; returns once the exec happened (the new
-	// image is mapped and, when traced, stopped).  Throws RecordError
+	// image is mapped and, when traced, stopped).  Throws Failure
 	// when exec fails.
 	void exec();
 	// Let a traced command run (no-op otherwise).

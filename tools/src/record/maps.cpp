@@ -2,6 +2,8 @@
 // maps.cpp - /proc/PID/maps parsing and following.
 #include "record/maps.h"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <fstream>
 #include <sstream>
@@ -153,9 +155,21 @@ std::vector<Mapping> executable_mappings(const std::vector<Mapping> &maps)
 
 std::vector<Mapping> MapsFollower::update(const std::vector<Mapping> &maps)
 {
+	const std::vector<Mapping> exec = executable_mappings(maps);
 	std::vector<Mapping> fresh;
 
-	for (const auto &m : executable_mappings(maps)) {
+	gone_.clear();
+	for (auto it = known_.begin(); it != known_.end();) {
+		const bool still = std::any_of(exec.begin(), exec.end(),
+					       [&](const Mapping &m) { return m.same_range(*it); });
+		if (still) {
+			++it;
+			continue;
+		}
+		gone_.push_back(*it);
+		it = known_.erase(it);
+	}
+	for (const auto &m : exec) {
 		bool seen = false;
 
 		for (const auto &k : known_)

@@ -34,14 +34,19 @@ std::vector<Mapping> read_maps(pid_t pid);
 std::vector<Mapping> executable_mappings(const std::vector<Mapping> &maps);
 
 // Tracks which executable mappings already have profiles: update() returns
-// the mappings not seen before (new libraries, dlopen).
+// the mappings not seen before (new libraries, dlopen, a new program after
+// exec), and gone() those that update() found unmapped (dlclose, the old
+// program after exec): their profiles must stop, or a new mapping at the
+// same addresses would be counted twice.
 class MapsFollower {
 public:
 	std::vector<Mapping> update(const std::vector<Mapping> &maps);
 	const std::vector<Mapping> &known() const { return known_; }
+	const std::vector<Mapping> &gone() const { return gone_; }
 
 private:
 	std::vector<Mapping> known_;
+	std::vector<Mapping> gone_;
 };
 
 } // namespace kprofile::record

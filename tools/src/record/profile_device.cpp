@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-// profile_device.cpp - /dev/kprofile calls for record, report and top.
+// profile_device.cpp - profile objects and the record side of the device.
 #include "record/profile_device.h"
-#include "errors.h"
 
-#include <fcntl.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -21,11 +18,6 @@ namespace kprofile::record {
 
 namespace {
 
-std::string errno_text(int err)
-{
-	return fmt::format("{} ({})", std::strerror(err), err);
-}
-
 const char *kCapAdvice =
 	"system-wide and kernel-address profiling, and counter sources (they sample every "
 	"CPU), need CAP_PERFMON (or CAP_SYS_ADMIN): "
@@ -37,41 +29,6 @@ const char *kWatchdogAdvice =
 
 } // namespace
 
-static RecordError::Kind kind_of(int err)
-{
-	switch (err) {
-	case EPERM:
-	case EACCES:
-	case EOPNOTSUPP:
-	case EBUSY:
-	case ESRCH:
-	case EINVAL:
-	case ENOSPC:
-	case ENOMEM:
-		return RecordError::Kind::Refused;
-	default:
-		return RecordError::Kind::Internal;
-	}
-}
-
-RecordError::RecordError(Kind kind, int err, const std::string &what, const std::string &advice)
-	: std::runtime_error(err ? what + ": " + errno_text(err) : what), err_(err), kind_(kind),
-	  advice_(advice)
-{
-}
-
-RecordError::RecordError(int err, const std::string &what, const std::string &advice)
-	: RecordError(kind_of(err), err, what, advice)
-{
-}
-
-void UniqueFd::reset()
-{
-	if (fd_ >= 0)
-		::close(fd_);
-	fd_ = -1;
-}
-
 BucketBuffer::BucketBuffer(std::size_t buckets) : count_(buckets)
 {
 	const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -80,8 +37,9 @@ BucketBuffer::BucketBuffer(std::size_t buckets) : count_(buckets)
 	void *p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		throw RecordError(errno, fmt::format("cannot allocate {} bytes of buckets", buckets * 4),
-				  "use larger buckets (-b) to need less memory");
+		throw Failure(errno_error(errno, fmt::format("cannot allocate {} bytes of buckets",
+							     buckets * 4),
+					  {"use larger buckets (-b) to need less memory"}));
 	data_ = static_cast<std::uint32_t *>(p);
 }
 
@@ -102,13 +60,10 @@ std::vector<std::uint32_t> BucketBuffer::snapshot() const
 
 void Profile::start()
 {
-	if (ioctl(fd_.get(), KPROFILE_IOC_START) != 0) {
-		const int err = errno;
-		throw RecordError(err, "cannot start a profile",
-				  err == EBUSY ? kWatchdogAdvice :
-				  err == ENOMEM ? memlock_advice(memlock_limit()) :
-				  "");
-	}
+	if (int err = ioctl_errno(fd_.get(), KPROFILE_IOC_START, nullptr))
+		throw Failure(errno_error(err, "cannot start a profile",
+					  {err == EBUSY ? kWatchdogAdvice :
+					   err == ENOMEM ? memlock_advice(memlock_limit()) : ""}));
 	started_ = true;
 }
 
@@ -118,14 +73,14 @@ void Profile::stop()
 		return;
 	started_ = false;
 	// The process may have exited; counts stay in the buffer either way.
-	(void)ioctl(fd_.get(), KPROFILE_IOC_STOP);
+	(void)ioctl_errno(fd_.get(), KPROFILE_IOC_STOP, nullptr);
 }
 
 kprofile_profile_stats Profile::stats() const
 {
 	kprofile_profile_stats st{};
 
-	if (ioctl(fd_.get(), KPROFILE_IOC_PROFILE_STATS, &st) != 0)
+	if (ioctl_errno(fd_.get(), KPROFILE_IOC_PROFILE_STATS, &st))
 		st = kprofile_profile_stats{};
 	return st;
 }
@@ -134,41 +89,12 @@ kprofile_profile_stats_ex Profile::stats_ex() const
 {
 	kprofile_profile_stats_ex st{};
 
-	if (ioctl(fd_.get(), KPROFILE_IOC_PROFILE_STATS_EX, &st) != 0)
+	if (ioctl_errno(fd_.get(), KPROFILE_IOC_PROFILE_STATS_EX, &st))
 		st = kprofile_profile_stats_ex{};
 	return st;
 }
 
-ProfileDevice::ProfileDevice(const std::string &path) : path_(path)
-{
-	using K = RecordError::Kind;
-
-	fd_ = UniqueFd(::open(path_.c_str(), O_RDWR | O_CLOEXEC));
-	if (fd_.get() >= 0)
-		return;
-	const int err = errno;
-	if (err == ENOENT || err == ENODEV || err == ENXIO)
-		throw RecordError(K::Device, err, "cannot open " + path_,
-				  "the kprofile module is not loaded: `sudo modprobe kprofile` "
-				  "(or `sudo insmod kmod/kprofile.ko` from the build tree)");
-	if (err == EACCES || err == EPERM)
-		throw RecordError(K::Device, err, "cannot open " + path_,
-				  "no permission: run as root, or give your group access to "
-				  "/dev/kprofile with a udev rule");
-	throw RecordError(K::Device, err, "cannot open " + path_);
-}
-
-kprofile_info ProfileDevice::info() const
-{
-	kprofile_info info{};
-
-	if (ioctl(fd_.get(), KPROFILE_IOC_INFO, &info) != 0)
-		throw RecordError(RecordError::Kind::Device, errno, "KPROFILE_IOC_INFO failed",
-				  "the module and the tool may be from different versions: rebuild both");
-	return info;
-}
-
-static SourceDesc to_desc(const kprofile_source_info &si)
+SourceDesc source_desc(const kprofile_source_info &si)
 {
 	SourceDesc d;
 
@@ -181,78 +107,42 @@ static SourceDesc to_desc(const kprofile_source_info &si)
 	return d;
 }
 
-std::vector<SourceDesc> ProfileDevice::sources() const
+std::vector<SourceDesc> list_sources(const Device &dev)
 {
-	std::vector<kprofile_source_info> entries(256);
-	kprofile_source_list list{};
-
-	for (int tries = 0; tries < 2; tries++) {
-		list.count = static_cast<std::uint32_t>(entries.size());
-		list.entries = reinterpret_cast<std::uint64_t>(entries.data());
-		if (ioctl(fd_.get(), KPROFILE_IOC_LIST_SOURCES, &list) == 0)
-			break;
-		if (errno != ENOSPC || tries)
-			throw RecordError(errno, "KPROFILE_IOC_LIST_SOURCES failed");
-		entries.resize(list.count);
-	}
 	std::vector<SourceDesc> out;
-	for (std::uint32_t i = 0; i < list.count && i < entries.size(); i++)
-		out.push_back(to_desc(entries[i]));
+
+	for (const auto &si : dev.list_sources().value())
+		out.push_back(source_desc(si));
 	return out;
 }
 
-SourceDesc ProfileDevice::source(std::uint32_t value) const
+SourceDesc query_source(const Device &dev, std::uint32_t value)
 {
-	kprofile_source_info si{};
-
-	si.source = value;
-	if (ioctl(fd_.get(), KPROFILE_IOC_QUERY_SOURCE, &si) != 0)
-		throw RecordError(errno, fmt::format("unknown profile source {:#x}", value),
-				  "`kprofile sources` lists the sources of this machine");
-	return to_desc(si);
+	return source_desc(dev.query_source(value).value());
 }
 
-std::uint32_t ProfileDevice::set_interval(std::uint32_t source, std::uint32_t interval) const
+void check_schedule(const Device &dev, const std::vector<SourceDesc> &sources)
 {
-	kprofile_interval iv{source, interval};
-
-	if (ioctl(fd_.get(), KPROFILE_IOC_SET_INTERVAL, &iv) != 0) {
-		const int err = errno;
-		throw RecordError(err, fmt::format("cannot set the interval of source {:#x}", source),
-				  err == EPERM || err == EACCES ?
-				  "intervals are machine-wide: setting one needs root (CAP_SYS_ADMIN or CAP_PERFMON)" :
-				  "see `kprofile sources` for the allowed range");
-	}
-	return iv.interval;
-}
-
-void ProfileDevice::check_schedule(const std::vector<SourceDesc> &sources) const
-{
-	kprofile_schedule s{};
-	std::vector<const SourceDesc *> counters;
-
-	for (const auto &d : sources)
-		if (!d.timer)
-			counters.push_back(&d);
-	if (counters.empty())
-		return;
-	if (counters.size() > KPROFILE_MAX_COUNTERS)
-		throw RecordError(RecordError::Kind::Usage, 0, "too many counter sources",
-				  fmt::format("at most {} at once", KPROFILE_MAX_COUNTERS));
-	s.nr_sources = static_cast<std::uint32_t>(counters.size());
-	for (std::size_t i = 0; i < counters.size(); i++)
-		s.sources[i] = counters[i]->value;
-	if (ioctl(fd_.get(), KPROFILE_IOC_SCHEDULE, &s) != 0)
-		throw RecordError(errno, "KPROFILE_IOC_SCHEDULE failed");
-	if (s.flags & KPROFILE_SCHED_FITS)
-		return;
+	std::vector<std::uint32_t> values;
 	std::vector<std::string> names;
-	for (const auto *d : counters)
-		names.push_back(d->name);
-	throw schedule_error(names, s);
+
+	for (const auto &d : sources) {
+		if (d.timer)
+			continue;
+		values.push_back(d.value);
+		names.push_back(d.name);
+	}
+	if (values.empty())
+		return;
+	if (values.size() > KPROFILE_MAX_COUNTERS)
+		throw Failure(usage_error("too many counter sources",
+					  {fmt::format("at most {} at once", KPROFILE_MAX_COUNTERS)}));
+	const kprofile_schedule s = dev.schedule(values).value();
+	if (!(s.flags & KPROFILE_SCHED_FITS))
+		throw Failure(schedule_error(names, s));
 }
 
-RecordError schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s)
+Error schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s)
 {
 	std::string fit, nofit;
 	for (std::size_t i = 0; i < names.size() && i < KPROFILE_MAX_COUNTERS; i++) {
@@ -265,9 +155,9 @@ RecordError schedule_error(const std::vector<std::string> &names, const kprofile
 		"these fit together: " + fit + "; record the others (" + nofit + ") in another run";
 	if (s.busy_mask)
 		advice += std::string("; ") + kWatchdogAdvice;
-	return RecordError(EBUSY, fmt::format("sources {} do not fit on the {} counters{}", nofit,
+	return errno_error(EBUSY, fmt::format("sources {} do not fit on the {} counters{}", nofit,
 					      s.num_counters, reason.empty() ? "" : " (" + reason + ")"),
-			   advice);
+			   {advice});
 }
 
 std::string profile_advice(int err, const ProfileRequest &req)
@@ -299,7 +189,7 @@ std::string profile_advice(int err, const ProfileRequest &req)
 	}
 }
 
-std::unique_ptr<Profile> ProfileDevice::create(const ProfileRequest &req) const
+std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest &req)
 {
 	const std::uint64_t buckets = (req.size + (1ULL << req.bucket_shift) - 1) >> req.bucket_shift;
 	auto buffer = std::make_unique<BucketBuffer>(buckets);
@@ -316,21 +206,22 @@ std::unique_ptr<Profile> ProfileDevice::create(const ProfileRequest &req) const
 	cp.mode = req.mode;
 	cp.cpus = req.cpus.empty() ? 0 : reinterpret_cast<std::uint64_t>(req.cpus.data());
 	cp.cpus_size = static_cast<std::uint32_t>(req.cpus.size());
-	const int fd = ioctl(fd_.get(), KPROFILE_IOC_CREATE_PROFILE, &cp);
-	if (fd < 0) {
-		const int err = errno;
+	auto fd = dev.create_profile(cp);
+	if (!fd.ok()) {
+		const int err = fd.error().err;
 		std::string advice = profile_advice(err, req);
 		if (err == EOPNOTSUPP) {
-			try {
-				SourceDesc d = source(req.source);
+			auto si = dev.query_source(req.source);
+			if (si.ok()) {
+				const SourceDesc d = source_desc(si.value());
 				advice = d.name + " is not supported here: " + d.reason;
-			} catch (const RecordError &) {
 			}
 		}
-		throw RecordError(err, fmt::format("cannot create a profile of {:#x}..{:#x}",
-						   req.base, req.base + req.size), advice);
+		throw Failure(errno_error(err, fmt::format("cannot create a profile of {:#x}..{:#x}",
+							   req.base, req.base + req.size),
+					  {advice}));
 	}
-	return std::make_unique<Profile>(UniqueFd(fd), std::move(buffer));
+	return std::make_unique<Profile>(std::move(fd).value(), std::move(buffer));
 }
 
 std::uint32_t parse_source(const std::string &text, const std::vector<SourceDesc> &known)
@@ -345,8 +236,8 @@ std::uint32_t parse_source(const std::string &text, const std::vector<SourceDesc
 		for (const auto &d : known)
 			if (d.value == v)
 				return d.value;
-	throw RecordError(RecordError::Kind::Usage, EINVAL, "unknown profile source '" + text + "'",
-			  "`kprofile sources` lists the names and values on this machine");
+	throw Failure(usage_error("unknown profile source '" + text + "'",
+				  {"`kprofile sources` lists the names and values on this machine"}));
 }
 
 std::vector<std::uint8_t> parse_cpu_list(const std::string &text)

@@ -1,71 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
-// profile_device.h - the /dev/kprofile calls record/report/top make:
-// info, sources, intervals, schedule, and profile objects over a live
-// bucket buffer.  Every failure throws RecordError with advice.
+// profile_device.h - profile objects (KPROFILE_IOC_CREATE_PROFILE) over a
+// live bucket buffer, and what record/report/top need of the device on
+// top of tools/src/device.h: source descriptors, the schedule check, the
+// advice for a refused profile.  Every failure throws Failure (errors.h).
 #pragma once
 
 #include <cstdint>
 #include <memory>
-#include <span>
-#include <stdexcept>
 #include <string>
 #include <sys/types.h>
 #include <vector>
 
 #include <linux/kprofile.h>
 
+#include "device.h"
+#include "errors.h"
+#include "unique_fd.h"
+
 namespace kprofile::record {
-
-// A failure with the errno, what failed, and what to do about it.  Its
-// kind picks the tool's exit code (tools/src/errors.h): the device is
-// unusable, the command line is wrong, the module refused, or other.
-class RecordError : public std::runtime_error {
-public:
-	enum class Kind { Device, Usage, Refused, Internal };
-
-	// The kind follows from @err: EPERM, EACCES, EOPNOTSUPP, EBUSY,
-	// ESRCH, EINVAL, ENOSPC, ENOMEM are refusals, the rest internal.
-	RecordError(int err, const std::string &what, const std::string &advice = "");
-	RecordError(Kind kind, int err, const std::string &what, const std::string &advice = "");
-	int error() const { return err_; }
-	Kind kind() const { return kind_; }
-	const std::string &advice() const { return advice_; }
-
-private:
-	int err_;
-	Kind kind_;
-	std::string advice_;
-};
-
-// An owned file descriptor.
-class UniqueFd {
-public:
-	UniqueFd() = default;
-	explicit UniqueFd(int fd) : fd_(fd) {}
-	~UniqueFd() { reset(); }
-	UniqueFd(UniqueFd &&o) noexcept : fd_(o.release()) {}
-	UniqueFd &operator=(UniqueFd &&o) noexcept
-	{
-		if (this != &o) {
-			reset();
-			fd_ = o.release();
-		}
-		return *this;
-	}
-	UniqueFd(const UniqueFd &) = delete;
-	UniqueFd &operator=(const UniqueFd &) = delete;
-	int get() const { return fd_; }
-	int release()
-	{
-		int fd = fd_;
-		fd_ = -1;
-		return fd;
-	}
-	void reset();
-
-private:
-	int fd_ = -1;
-};
 
 // Zeroed anonymous memory for 32-bit bucket counters, unmapped on
 // destruction.  The kernel pins its pages while the profile runs.
@@ -95,6 +47,9 @@ struct SourceDesc {
 	bool timer = false;
 	std::string reason;
 };
+
+// A KPROFILE_IOC_QUERY_SOURCE / LIST_SOURCES entry as record uses it.
+SourceDesc source_desc(const kprofile_source_info &si);
 
 struct ProfileRequest {
 	std::uint32_t target = KPROFILE_TARGET_SELF;
@@ -128,35 +83,23 @@ private:
 	bool started_ = false;
 };
 
-class ProfileDevice {
-public:
-	// Open @path (the tool's --device, /dev/kprofile by default).
-	explicit ProfileDevice(const std::string &path);
-	kprofile_info info() const;
-	std::vector<SourceDesc> sources() const;
-	SourceDesc source(std::uint32_t value) const;
-	// Set the machine-wide interval; returns the interval in use.
-	std::uint32_t set_interval(std::uint32_t source, std::uint32_t interval) const;
-	// Can these counter sources run together?  Throws a RecordError
-	// naming which fit together when they do not.
-	void check_schedule(const std::vector<SourceDesc> &sources) const;
-	// Create a profile; errors carry advice for the request's target.
-	std::unique_ptr<Profile> create(const ProfileRequest &req) const;
-
-	const std::string &path() const { return path_; }
-
-private:
-	std::string path_;
-	UniqueFd fd_;
-};
+// Every source the module knows (KPROFILE_IOC_LIST_SOURCES).
+std::vector<SourceDesc> list_sources(const Device &dev);
+// One source (KPROFILE_IOC_QUERY_SOURCE).
+SourceDesc query_source(const Device &dev, std::uint32_t value);
+// Can these counter sources run together?  Throws a Failure naming which
+// fit together when they do not.
+void check_schedule(const Device &dev, const std::vector<SourceDesc> &sources);
+// Create a profile; errors carry advice for the request's target.
+std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest &req);
 
 // The error for counter sources @names that KPROFILE_IOC_SCHEDULE said do
 // not fit (@s as it returned): which fit together, which do not, and why.
-RecordError schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s);
+Error schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s);
 // Advice for an errno from creating or starting a profile.
 std::string profile_advice(int err, const ProfileRequest &req);
 // Resolve "ProfileTime", "Time", "0x13", "19" to a source value among
-// @known; throws RecordError listing the valid names.
+// @known; throws a Usage Failure listing the valid names.
 std::uint32_t parse_source(const std::string &text, const std::vector<SourceDesc> &known);
 // "0-3,6" -> a CPU bitmap; throws std::invalid_argument.
 std::vector<std::uint8_t> parse_cpu_list(const std::string &text);

@@ -206,7 +206,7 @@ std::string serialize(const ProfileData &data)
 		const bool sp = nonzero * 8 < r.buckets.size() * 4 &&
 				r.buckets.size() <= 0xffffffffULL;
 		sparse.push_back(sp);
-		header["ranges"].push_back({
+		json range = {
 			{"kind", range_kind_name(r.kind)}, {"source", r.source},
 			{"base", r.base}, {"size", r.size},
 			{"bucket_shift", r.bucket_shift}, {"mode", r.mode},
@@ -215,13 +215,22 @@ std::string serialize(const ProfileData &data)
 			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
 			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
 			{"encoding", sp ? "sparse" : "dense"}, {"nonzero", nonzero},
-		});
+		};
+		if (r.pid)
+			range["pid"] = r.pid;
+		header["ranges"].push_back(std::move(range));
 		data_offset += sp ? nonzero * 8 : r.buckets.size() * 4;
 	}
 	header["kernel_symbols"] = json::array();
 	for (const auto &k : data.kernel_symbols)
 		header["kernel_symbols"].push_back({{"addr", k.addr}, {"size", k.size},
 						    {"name", k.name}, {"module", k.module}});
+	if (!data.processes.empty()) {
+		header["processes"] = json::array();
+		for (const auto &p : data.processes)
+			header["processes"].push_back({{"pid", p.pid}, {"ppid", p.ppid},
+						       {"comm", p.comm}});
+	}
 
 	std::string text = header.dump();
 	// Pad the header so the bucket data is 4-byte aligned.
@@ -307,6 +316,7 @@ ProfileData parse(const std::string &bytes)
 		rr.outside = field_or<std::uint64_t>(r, "outside", 0);
 		rr.unavailable = field_or<std::uint64_t>(r, "unavailable", 0);
 		rr.wrong_mode = field_or<std::uint64_t>(r, "wrong_mode", 0);
+		rr.pid = field_or<std::int64_t>(r, "pid", 0);
 		if (rr.bucket_shift < 2 || rr.bucket_shift > 31)
 			throw FormatError("record file: bucket_shift out of range");
 		if (rr.object < -1 || rr.object >= static_cast<int>(data.objects.size()))
@@ -319,7 +329,19 @@ ProfileData parse(const std::string &bytes)
 					       field_or<std::uint64_t>(k, "size", 0),
 					       field<std::string>(k, "name"),
 					       field_or<std::string>(k, "module", "")});
+	for (const auto &p : field_or<json>(header, "processes", json::array()))
+		data.processes.push_back({field<std::int64_t>(p, "pid"),
+					  field_or<std::int64_t>(p, "ppid", 0),
+					  field_or<std::string>(p, "comm", "")});
 	return data;
+}
+
+std::string process_comm(const ProfileData &data, std::int64_t pid)
+{
+	for (const auto &p : data.processes)
+		if (p.pid == pid)
+			return p.comm;
+	return "";
 }
 
 bool holds_kernel_addresses(const ProfileData &data)

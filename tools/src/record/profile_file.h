@@ -47,6 +47,10 @@ struct RangeRecord {
 	std::uint64_t outside = 0;
 	std::uint64_t unavailable = 0;
 	std::uint64_t wrong_mode = 0;
+	// The process the profile counted (its thread-group id); 0 when it
+	// counted every process (system-wide) or in files that predate it
+	// (then the file's @pid).  Key "pid", absent when 0.
+	std::int64_t pid = 0;
 	std::vector<std::uint32_t> buckets;
 
 	std::uint64_t bucket_size() const { return 1ULL << bucket_shift; }
@@ -62,6 +66,14 @@ struct KernelSymbolRecord {
 	std::uint64_t size = 0;
 	std::string name;
 	std::string module;	// empty for the kernel image
+};
+
+// A process the recording followed (record -- CMD and its children, or a
+// busy process under -a): what the comm/pid columns of a report show.
+struct ProcessRecord {
+	std::int64_t pid = 0;
+	std::int64_t ppid = 0;	// 0 when not a followed child
+	std::string comm;	// /proc/PID/comm, after its last exec seen
 };
 
 struct MachineRecord {
@@ -88,7 +100,11 @@ struct ProfileData {
 	std::vector<ObjectRecord> objects;
 	std::vector<RangeRecord> ranges;
 	std::vector<KernelSymbolRecord> kernel_symbols;
+	std::vector<ProcessRecord> processes;	// key "processes", may be absent
 };
+
+// The comm of @pid in @data ("" when the file does not say).
+std::string process_comm(const ProfileData &data, std::int64_t pid);
 
 // Serialize to bytes / parse bytes; parse throws FormatError on anything
 // malformed (wrong magic, newer version, truncated data, bad JSON).

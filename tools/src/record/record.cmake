@@ -20,6 +20,10 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/report_render.cpp
 	${KP_RECORD_DIR}/profile_device.cpp
 	${KP_RECORD_DIR}/memlock.cpp
+	${KP_RECORD_DIR}/args_check.cpp
+	${KP_RECORD_DIR}/process_tree.cpp
+	${KP_RECORD_DIR}/kernel_modules.cpp
+	${KP_RECORD_DIR}/process_view.cpp
 	${KP_RECORD_DIR}/session.cpp
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp
@@ -52,6 +56,7 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 	add_executable(test_record
 		${KP_FIX}/../test_record_format.cpp
 		${KP_FIX}/../test_record_maps.cpp
+		${KP_FIX}/../test_record_process.cpp
 		${KP_FIX}/../test_record_symbolize.cpp
 		${KP_FIX}/../test_record_split.cpp
 		${KP_FIX}/../test_record_json.cpp

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // runner.cpp - option handling and the follow loop of record and top.
 #include "record/runner.h"
+#include "record/args_check.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -48,18 +49,34 @@ void restore_handlers()
 
 void add_target_options(CLI::App &app, TargetArgs &a)
 {
+	// perf's habits: -e is -s; -g gets a plain answer (below).
+	app.add_option("-e,--event", a.sources, "the same as -s (perf's spelling)")
+		->delimiter(',')->group("");
+	app.add_flag("-g,--call-graph", a.call_graph, "")->group("");
 	app.add_option("-s,--source", a.sources,
 		       "profile source(s), by name or value (default ProfileTime); "
 		       "several give one profile set each")
 		->delimiter(',');
-	app.add_option("-i,--interval", a.interval,
-		       "set the sources' interval (machine-wide; 100 ns units for ProfileTime)");
+	auto *iv = app.add_option("-i,--interval", a.interval,
+				  "the sources' interval while recording (machine-wide, restored at "
+				  "the end): ProfileTime takes 250us, 1ms, ... (a plain number is 100 ns "
+				  "units); a counter source, events");
+	app.add_option("-F,--freq", a.frequency,
+		       "ProfileTime interrupts per second per CPU (sets its interval, as -i)")
+		->excludes(iv);
 	app.add_option("-b,--bucket", a.bucket_shift, "log2 of the bucket size in bytes (2..31)")
 		->check(CLI::Range(2, 31));
 	app.add_option("--kernel-bucket", a.kernel_bucket_shift,
 		       "log2 of the kernel text's bucket size (2..31, default 6: 64 bytes)")
 		->check(CLI::Range(2, 31));
-	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process");
+	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process")
+		->check(CLI::Validator(
+			[](std::string &v) {
+				char *end = nullptr;
+				const long p = std::strtol(v.c_str(), &end, 10);
+				return end != v.c_str() && !*end && p > 0 ? std::string() :
+				       "'" + v + "' is not a process id (a number above 0)";
+			}, "PID"));
 	auto *all = app.add_flag("-a,--all-cpus", a.system,
 				 "system-wide: every task and the kernel (needs CAP_PERFMON)");
 	pid->excludes(all);
@@ -68,30 +85,67 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 	auto *k = app.add_flag("--kernel", a.kernel_only, "kernel only (needs CAP_PERFMON)");
 	u->excludes(k);
 	app.add_option("--duration", a.duration, "stop after SECS seconds")
-		->check(CLI::PositiveNumber);
+		->check(CLI::Validator(
+			[](std::string &v) {
+				char *end = nullptr;
+				const double d = std::strtod(v.c_str(), &end);
+				return end != v.c_str() && !*end && d > 0 ? std::string() :
+				       "'" + v + "' is not a number of seconds above 0 (e.g. 5 or 0.5)";
+			}, "SECS"));
+	app.add_flag("--no-inherit", a.no_inherit,
+		     "profile only the command (or -p PID), not the processes it starts");
 	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
 }
 
-Run::Run(const TargetArgs &args, const std::string &device) : args_(args), dev_(device)
+Run::Run(const TargetArgs &args, const std::string &device)
+	: args_(check_target_args(args)), dev_(Device::open(device).value())
 {
-	if (args_.command.empty() && !args_.pid && !args_.system)
-		throw RecordError(RecordError::Kind::Usage, 0, "nothing to profile",
-				  "give -- CMD ARGS..., -p PID, or -a for the whole system");
-	if (args_.pid && !args_.command.empty())
-		throw RecordError(RecordError::Kind::Usage, 0, "-p and a command exclude each other",
-				  "use either -p PID or -- CMD ARGS...");
-	info_ = dev_.info();
+	info_ = dev_.checked_info().value();
+	if (!args_.cpus.empty())
+		cpus_ = check_cpu_list(args_.cpus, info_.num_cpus);
+}
+
+const TargetArgs &check_target_args(const TargetArgs &args)
+{
+	if (args.call_graph)
+		throw Failure(usage_error("no call graphs: a profile object counts interrupts in "
+					  "address buckets, it records no stacks",
+					  {"the flat profile is what record gives; `perf record -g` "
+					   "records call graphs"}));
+	if (args.command.empty() && !args.pid && !args.system)
+		throw Failure(usage_error("nothing to profile",
+					  {"give -- CMD ARGS..., -p PID, or -a for the whole system"}));
+	if (args.pid && !args.command.empty())
+		throw Failure(usage_error("-p and a command exclude each other",
+					  {"use either -p PID or -- CMD ARGS..."}));
+	if (args.frequency)
+		(void)frequency_interval(*args.frequency);
+	if (args.interval)
+		(void)parse_interval(*args.interval, true);	// the syntax; units per source later
+	return args;
 }
 
 Run::~Run()
 {
+	restore_intervals();
 	restore_handlers();
+}
+
+void Run::restore_intervals()
+{
+	for (const auto &[source, interval] : saved_intervals_) {
+		auto r = dev_.set_interval(source, interval);
+		if (!r.ok())
+			std::cerr << "kprofile: could not restore the interval of source " << source
+				  << " to " << interval << ": " << r.error().what << "\n";
+	}
+	saved_intervals_.clear();
 }
 
 void Run::start()
 {
 	SessionOptions so;
-	auto known = dev_.sources();
+	auto known = list_sources(dev_);
 	std::vector<std::string> names = args_.sources;
 
 	if (names.empty())
@@ -103,28 +157,37 @@ void Run::start()
 			dup |= s.value == v;
 		if (dup)
 			continue;
-		SourceDesc d = dev_.source(v);
+		SourceDesc d = query_source(dev_, v);
 		if (!d.supported)
-			throw RecordError(EOPNOTSUPP, d.name + " is not supported on this machine",
-					  d.reason.empty() ? "`kprofile sources` shows what is supported" :
-					  d.reason);
-		if (args_.interval)
-			d.interval = dev_.set_interval(v, *args_.interval);
+			throw Failure(errno_error(EOPNOTSUPP, d.name + " is not supported on this machine",
+						  {d.reason.empty() ? "`kprofile sources` shows what is supported" :
+						   d.reason}));
+		std::optional<std::uint32_t> want;
+		if (args_.frequency) {
+			if (!d.timer)
+				throw Failure(usage_error(fmt::format("-F applies to ProfileTime, not {}",
+								      d.name),
+							  {"give a counter source's interval in events "
+							   "with -i N"}));
+			want = frequency_interval(*args_.frequency);
+		} else if (args_.interval) {
+			want = parse_interval(*args_.interval, d.timer);
+		}
+		if (want) {
+			const std::uint32_t before = dev_.get_interval(v).value();
+			d.interval = dev_.set_interval(v, *want).value();
+			saved_intervals_.push_back({v, before});
+		}
 		so.sources.push_back(d);
 	}
-	dev_.check_schedule(so.sources);
+	check_schedule(dev_, so.sources);
 	so.bucket_shift = args_.bucket_shift;
 	so.kernel_bucket_shift = args_.kernel_bucket_shift;
 	so.user = !args_.kernel_only;
 	so.kernel = !args_.user_only;
 	so.kernel_required = args_.kernel_only;
-	if (!args_.cpus.empty()) {
-		try {
-			so.cpus = parse_cpu_list(args_.cpus);
-		} catch (const std::invalid_argument &e) {
-			throw RecordError(RecordError::Kind::Usage, 0, e.what());
-		}
-	}
+	so.inherit = !args_.no_inherit;
+	so.cpus = cpus_;
 	if (!args_.command.empty())
 		cmd_ = std::make_unique<Command>(args_.command);
 	if (args_.system) {
@@ -142,9 +205,9 @@ void Run::start()
 		session_->start_pending();
 		cmd_->resume();
 	} else if (!session_->follow()) {
-		throw RecordError(ESRCH, fmt::format("cannot read /proc/{}/maps", args_.pid),
-				  "the process does not exist, or you may not read its maps: "
-				  "profile your own processes or run as root");
+		throw Failure(errno_error(ESRCH, fmt::format("cannot read /proc/{}/maps", args_.pid),
+					  {"the process does not exist, or you may not read its maps: "
+					   "profile your own processes or run as root"}));
 	} else {
 		session_->start_pending();
 	}
@@ -164,8 +227,9 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 	const auto begin = clock::now();
 	auto next_tick = begin + every;
 	// Maps are re-read on the pacer's schedule (1 ms after a change,
-	// doubling to 1 s while nothing changes), and at once after an exec;
-	// the loop itself wakes every 20 ms at most.
+	// doubling to 1 s while nothing changes), and at once after an exec
+	// of the target; new children are looked for every turn, and the
+	// loop wakes every 20 ms at most.
 	FollowPacer pacer;
 	std::optional<ExecWatch> exec;
 	auto next_read = begin;
@@ -185,16 +249,18 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 			}
 		}
 		const bool execd = exec && exec->changed();
-		if (execd || clock::now() >= next_read) {
-			const std::size_t before = session_->profile_count();
+		const bool due = execd || clock::now() >= next_read;
+		const std::size_t before = session_->profile_count();
 
-			if (!session_->follow() && !cmd_ && !args_.system)
-				break;	// -p PID has exited
-			if (execd)
-				pacer.reset();
-			next_read = clock::now() +
-				    pacer.after_read(session_->profile_count() != before);
-		}
+		if (!session_->follow(due) && !cmd_ && !args_.system)
+			break;	// -p PID has exited
+		const bool changed = session_->profile_count() != before;
+		if (execd)
+			pacer.reset();
+		if (due)
+			next_read = clock::now() + pacer.after_read(changed);
+		else if (changed)	// a new child: read soon, its loader is at work
+			next_read = clock::now() + pacer.after_read(true);
 		if (tick && clock::now() >= next_tick) {
 			if (!tick())
 				break;
@@ -218,6 +284,7 @@ void Run::stop()
 		else
 			cmd_->terminate();
 	}
+	restore_intervals();
 }
 
 ProfileData Run::data() const

@@ -22,7 +22,8 @@ namespace kprofile::record {
 // The options record and top have in common.
 struct TargetArgs {
 	std::vector<std::string> sources;	// names or values; default ProfileTime
-	std::optional<std::uint32_t> interval;
+	std::optional<std::string> interval;	// -i: units allowed (args_check.h)
+	std::optional<double> frequency;	// -F HZ (ProfileTime)
 	std::uint32_t bucket_shift = 4;
 	std::uint32_t kernel_bucket_shift = kDefaultKernelBucketShift;
 	pid_t pid = 0;
@@ -31,12 +32,18 @@ struct TargetArgs {
 	bool user_only = false;
 	bool kernel_only = false;
 	std::optional<double> duration;
+	bool no_inherit = false;		// do not follow children
+	bool call_graph = false;		// -g: refused, saying why
 	std::vector<std::string> command;
 };
 
-// Add -s -i -b --kernel-bucket -p -a -C --user --kernel --duration and
-// `-- CMD` to @app.
+// Add -s -i -b --kernel-bucket -p -a -C --user --kernel --duration
+// --no-inherit and `-- CMD` to @app.
 void add_target_options(CLI::App &app, TargetArgs &args);
+
+// The checks of @args that need no device (a usage Failure, before
+// anything is opened or started); returns @args.
+const TargetArgs &check_target_args(const TargetArgs &args);
 
 // A target being profiled: the device, the command (if any), the session.
 class Run {
@@ -52,7 +59,7 @@ public:
 	void stop();
 
 	Session &session() { return *session_; }
-	const ProfileDevice &device() const { return dev_; }
+	const Device &device() const { return dev_; }
 	// The command's shell-like exit code, when it exited by itself.
 	std::optional<int> command_exit() const { return command_exit_; }
 	bool interrupted() const;
@@ -61,11 +68,17 @@ public:
 
 private:
 	TargetArgs args_;
-	ProfileDevice dev_;
+	Device dev_;
 	std::unique_ptr<Command> cmd_;
 	std::unique_ptr<Session> session_;
+	// Put back the machine-wide intervals -i/-F changed (idempotent).
+	void restore_intervals();
+
 	std::optional<int> command_exit_;
 	kprofile_info info_{};
+	std::vector<std::uint8_t> cpus_;
+	// (source, interval before -i/-F), restored when the recording ends.
+	std::vector<std::pair<std::uint32_t, std::uint32_t>> saved_intervals_;
 };
 
 } // namespace kprofile::record

@@ -3,6 +3,7 @@
 #include "record/session.h"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -10,11 +11,16 @@
 
 #include <fmt/format.h>
 
+#include "record/kernel_modules.h"
 #include "record/symbolize.h"
 
 namespace kprofile::record {
 
-Session::Session(const ProfileDevice &dev, SessionOptions opts)
+// At most this many busy processes at a time get profiles of their own
+// under -a.
+constexpr std::size_t kMaxBusyProcesses = 64;
+
+Session::Session(const Device &dev, SessionOptions opts)
 	: dev_(dev), opts_(std::move(opts))
 {
 }
@@ -46,11 +52,12 @@ int Session::object_index(const std::string &path)
 }
 
 void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
-		  std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src)
+		  std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src,
+		  pid_t pid)
 {
 	ProfileRequest req;
-	req.target = opts_.target;
-	req.pid = opts_.target == KPROFILE_TARGET_PID ? opts_.pid : 0;
+	req.target = pid ? KPROFILE_TARGET_PID : KPROFILE_TARGET_SYSTEM;
+	req.pid = pid;
 	req.base = base;
 	req.size = size;
 	req.bucket_shift = shift;
@@ -59,7 +66,7 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	req.cpus = opts_.cpus;
 
 	Live l;
-	l.profile = dev_.create(req);
+	l.profile = create_profile(dev_, req);
 	// Before start_pending(), profiles are only created: starting them
 	// together keeps the window where the catch-all counts hits that no
 	// object profile can yet see small.
@@ -73,38 +80,57 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	l.meta.mode = mode;
 	l.meta.object = object;
 	l.meta.file_offset = offset;
+	l.meta.pid = pid;
 	live_.push_back(std::move(l));
+}
+
+void Session::add_kernel(pid_t pid)
+{
+	auto text = kernel_text_range(kallsyms_);
+
+	for (const auto &s : opts_.sources) {
+		add(RangeKind::CatchAll, kKernelBase, ~0ULL - kKernelBase, kCatchAllShift,
+		    KPROFILE_MODE_KERNEL, -1, 0, s, pid);
+		add(RangeKind::Kernel, text->first, text->second - text->first,
+		    opts_.kernel_bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s, pid);
+		for (const auto &m : modules_)
+			add(RangeKind::Kernel, m.base, m.size, opts_.kernel_bucket_shift,
+			    KPROFILE_MODE_KERNEL, object_index("[" + m.name + "]"), 0, s, pid);
+	}
 }
 
 void Session::start_base()
 {
+	const pid_t root = opts_.target == KPROFILE_TARGET_SYSTEM ? 0 : opts_.pid;
+
+	if (root) {
+		procs_[root].rec = {root, 0, read_comm(root)};
+		procs_[root].comm_polls = 5;	// a held command is still our fork
+	}
 	if (opts_.user)
 		for (const auto &s : opts_.sources)
 			add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, KPROFILE_MODE_USER, -1,
-			    0, s);
+			    0, s, root);
 	if (!opts_.kernel)
 		return;
 
 	kallsyms_ = read_kallsyms();
-	auto text = kernel_text_range(kallsyms_);
-	if (!text) {
+	if (!kernel_text_range(kallsyms_)) {
 		if (opts_.kernel_required)
-			throw RecordError(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
-					  "kernel addresses are hidden: run as root, or set "
-					  "`sysctl kernel.kptr_restrict=0`");
+			throw Failure(errno_error(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
+						  {"kernel addresses are hidden: run as root, or set "
+						   "`sysctl kernel.kptr_restrict=0`"}));
 		notes_.push_back("kernel not profiled: /proc/kallsyms hides addresses "
 				 "(run as root or set kernel.kptr_restrict=0)");
 		return;
 	}
+	modules_ = read_modules(kallsyms_);
 	try {
-		for (const auto &s : opts_.sources) {
-			add(RangeKind::CatchAll, kKernelBase, ~0ULL - kKernelBase, kCatchAllShift,
-			    KPROFILE_MODE_KERNEL, -1, 0, s);
-			add(RangeKind::Kernel, text->first, text->second - text->first,
-			    opts_.kernel_bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s);
-		}
-	} catch (const RecordError &e) {
-		if (opts_.kernel_required || (e.error() != EPERM && e.error() != EACCES))
+		add_kernel(root);
+		kernel_ok_ = true;
+	} catch (const Failure &f) {
+		const Error &e = f.error();
+		if (opts_.kernel_required || (e.err != EPERM && e.err != EACCES))
 			throw;
 		// Drop the kernel profiles we made; keep the user ones.
 		live_.erase(std::remove_if(live_.begin(), live_.end(),
@@ -112,7 +138,7 @@ void Session::start_base()
 						   return l.meta.base >= kKernelBase;
 					   }),
 			    live_.end());
-		notes_.push_back("kernel not profiled: " + e.advice());
+		notes_.push_back("kernel not profiled: " + (e.hints.empty() ? e.what : e.hints[0]));
 	}
 }
 
@@ -127,32 +153,183 @@ void Session::start_pending()
 	pending_done_ = true;
 }
 
-bool Session::follow()
+void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
 {
-	if (opts_.target == KPROFILE_TARGET_SYSTEM || !opts_.user)
-		return true;
-	std::vector<Mapping> maps;
+	Proc &p = procs_[pid];
+
+	p.rec = {pid, ppid, read_comm(pid)};
+	// It may exec between this read and its first maps read, which then
+	// shows no exec: read the comm again for a few polls.
+	p.comm_polls = 5;
 	try {
-		maps = read_maps(opts_.pid);
+		if (own_totals && opts_.user)
+			for (const auto &s : opts_.sources)
+				add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift,
+				    KPROFILE_MODE_USER, -1, 0, s, pid);
+		// Its own mappings before the kernel's: the kernel text's
+		// buckets take the longest to pin, and a short-lived child's
+		// user hits matter most.
+		if (follow_maps(p)) {
+			if (own_totals && kernel_ok_)
+				add_kernel(pid);
+			return;
+		}
+	} catch (const Failure &f) {
+		skip(p, f.error());
+	}
+	retire(p);	// gone already, or skipped: keep what it counted
+}
+
+void Session::skip(Proc &p, const Error &e)
+{
+	// A child the user may not profile (a set-user-ID program: EACCES),
+	// or one the module refused, is left out; the recording goes on.
+	if (e.err != ESRCH)
+		skipped_.push_back(fmt::format("process {} ({}) was not followed: {}", p.rec.pid,
+					       p.rec.comm, e.what));
+}
+
+bool Session::follow_maps(Proc &p)
+{
+	const pid_t pid = static_cast<pid_t>(p.rec.pid);
+	std::vector<Mapping> maps;
+
+	try {
+		maps = read_maps(pid);
 	} catch (const std::system_error &) {
 		return false;
 	}
 	if (maps.empty())
 		return false;	// a zombie has no mappings
-	for (const auto &m : follower_.update(maps)) {
+	if (!opts_.user)
+		return true;
+	const auto fresh = p.follower.update(maps);
+	for (const auto &g : p.follower.gone())
+		for (auto &l : live_)
+			if (l.meta.pid == pid && l.meta.kind == RangeKind::Object &&
+			    l.meta.base == g.start && l.meta.size == g.end - g.start)
+				l.profile->stop();
+	if (!fresh.empty() && !p.follower.gone().empty())
+		p.comm_polls = 5;	// an exec: the new program's name follows
+	if (p.comm_polls > 0) {
+		p.comm_polls--;
+		if (std::string comm = read_comm(pid); !comm.empty())
+			p.rec.comm = comm;
+	}
+	for (const auto &m : fresh) {
 		const int obj = object_index(m.path.empty() ? "[anon]" : m.path);
 		for (const auto &s : opts_.sources) {
 			try {
 				add(RangeKind::Object, m.start, m.end - m.start, opts_.bucket_shift,
-				    KPROFILE_MODE_USER, obj, m.offset, s);
-			} catch (const RecordError &e) {
-				if (e.error() == ESRCH)
+				    KPROFILE_MODE_USER, obj, m.offset, s, pid);
+			} catch (const Failure &f) {
+				if (f.error().err == ESRCH)
 					return false;
 				throw;
 			}
 		}
 	}
 	return true;
+}
+
+void Session::retire(Proc &p)
+{
+	const auto pid = p.rec.pid;
+
+	p.alive = false;
+	for (int pass = 0; pass < 2; pass++)
+		for (auto &l : live_)
+			if (l.meta.pid == pid && (l.meta.kind == RangeKind::CatchAll) == (pass == 1))
+				l.profile->stop();
+	for (auto it = live_.begin(); it != live_.end();) {
+		if (it->meta.pid != pid) {
+			++it;
+			continue;
+		}
+		keep_retired(record_of(*it), p.rec.comm);
+		it = live_.erase(it);
+	}
+}
+
+void Session::keep_retired(RangeRecord r, const std::string &comm)
+{
+	keep_exited_range(retired_, std::move(r), [&](std::int64_t pid) {
+		return procs_.at(static_cast<pid_t>(pid)).rec.comm == comm;
+	});
+}
+
+void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
+		       const std::function<bool(std::int64_t)> &same_comm)
+{
+	// Kernel and module text are the same ranges in every process: those
+	// of exited processes with the same comm are summed into the first
+	// one's, so that make's hundred compiler runs cost one kernel text,
+	// not a hundred.  Catch-alls and objects stay per process.
+	if (r.kind == RangeKind::Kernel) {
+		for (auto &k : kept) {
+			if (k.kind != RangeKind::Kernel || k.source != r.source || k.base != r.base ||
+			    k.size != r.size || k.bucket_shift != r.bucket_shift ||
+			    k.object != r.object || k.buckets.size() != r.buckets.size() ||
+			    !same_comm(k.pid))
+				continue;
+			for (std::size_t i = 0; i < r.buckets.size(); i++)
+				k.buckets[i] += r.buckets[i];
+			k.hits += r.hits;
+			k.outside += r.outside;
+			k.unavailable += r.unavailable;
+			k.wrong_mode += r.wrong_mode;
+			return;
+		}
+	}
+	kept.push_back(std::move(r));
+}
+
+bool Session::follow(bool maps)
+{
+	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
+	const auto now = std::chrono::steady_clock::now();
+
+	if (system && opts_.user && opts_.attribute &&
+	    now - last_scan_ >= std::chrono::milliseconds(250)) {
+		last_scan_ = now;
+		std::size_t alive = 0;
+		for (const auto &[pid, p] : procs_)
+			alive += p.alive;
+		for (pid_t pid : busy_.scan(getpid()))
+			if (!procs_.count(pid) && alive < kMaxBusyProcesses) {
+				adopt(pid, 0, false);
+				alive++;
+			}
+	}
+	std::vector<pid_t> pids;
+	for (const auto &[pid, p] : procs_)
+		if (p.alive)
+			pids.push_back(pid);
+	bool any = false;
+	const pid_t root = system ? 0 : opts_.pid;
+	for (pid_t pid : pids) {
+		Proc &p = procs_[pid];
+		bool alive = !maps;	// without a read, exits are seen at the next one
+		try {
+			if (maps)
+				alive = follow_maps(p);
+		} catch (const Failure &f) {
+			if (pid == root)
+				throw;
+			skip(p, f.error());
+		}
+		if (!alive) {
+			retire(p);
+			continue;
+		}
+		any = true;
+		if (!opts_.inherit || system)
+			continue;
+		for (pid_t c : children_of(pid))
+			if (!procs_.count(c))
+				adopt(c, pid, true);
+	}
+	return system || any;
 }
 
 void Session::stop()
@@ -189,7 +366,7 @@ std::vector<std::string> Session::stop_notes() const
 		lost |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
 		hidden += st.not_dumpable;
 	}
-	std::vector<std::string> out;
+	std::vector<std::string> out = skipped_;
 	if (exec)
 		out.push_back(fmt::format("the process executed a set-user-ID (set-group-ID, "
 					  "file-capability) program: it was not profiled from "
@@ -205,6 +382,30 @@ std::vector<std::string> Session::stop_notes() const
 	return out;
 }
 
+RangeRecord Session::record_of(const Live &l) const
+{
+	RangeRecord r = l.meta;
+	auto st = l.profile->stats();
+
+	r.hits = st.hits;
+	r.outside = st.outside;
+	r.unavailable = st.unavailable;
+	r.wrong_mode = st.wrong_mode;
+	r.buckets = l.profile->buffer().snapshot();
+	r.buckets.resize(std::min<std::size_t>(r.buckets.size(),
+					       (r.size + r.bucket_size() - 1) >> r.bucket_shift));
+	return r;
+}
+
+std::vector<ProcessRecord> Session::processes() const
+{
+	std::vector<ProcessRecord> out;
+
+	for (const auto &[pid, p] : procs_)
+		out.push_back(p.rec);
+	return out;
+}
+
 ProfileData Session::snapshot() const
 {
 	ProfileData d;
@@ -215,18 +416,10 @@ ProfileData Session::snapshot() const
 	for (const auto &s : opts_.sources)
 		d.sources.push_back({s.value, s.name, s.interval, s.timer});
 	d.objects = objects_;
-	for (const auto &l : live_) {
-		RangeRecord r = l.meta;
-		auto st = l.profile->stats();
-		r.hits = st.hits;
-		r.outside = st.outside;
-		r.unavailable = st.unavailable;
-		r.wrong_mode = st.wrong_mode;
-		r.buckets = l.profile->buffer().snapshot();
-		r.buckets.resize(std::min<std::size_t>(r.buckets.size(),
-						       (r.size + r.bucket_size() - 1) >> r.bucket_shift));
-		d.ranges.push_back(std::move(r));
-	}
+	d.ranges = retired_;
+	for (const auto &l : live_)
+		d.ranges.push_back(record_of(l));
+	d.processes = processes();
 	return d;
 }
 

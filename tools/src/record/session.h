@@ -1,15 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 // session.h - the set of live profiles covering a target: catch-all,
-// kernel text, and every executable mapping (followed as it changes).
+// kernel text, module text, and every executable mapping (followed as it
+// changes), per process: the command and the children it starts (found
+// in /proc as they appear, docs/record.md), or under -a the processes
+// that use CPU.
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "record/kernel_modules.h"
 #include "record/maps.h"
+#include "record/process_tree.h"
 #include "record/profile_device.h"
 #include "record/profile_file.h"
 
@@ -36,22 +42,29 @@ struct SessionOptions {
 	bool user = true;		// profile user space
 	bool kernel = true;		// profile the kernel, when permitted
 	bool kernel_required = false;	// --kernel: refusal is an error
+	bool inherit = true;		// follow the target's children
+	bool attribute = true;		// -a: profile the busy processes' objects
 	std::vector<std::uint8_t> cpus;
 };
 
 class Session {
 public:
-	Session(const ProfileDevice &dev, SessionOptions opts);
+	Session(const Device &dev, SessionOptions opts);
 	~Session();
 	Session(const Session &) = delete;
 	Session &operator=(const Session &) = delete;
 
 	// Create the catch-all and kernel profiles.
 	void start_base();
-	// Profile the target's executable mappings not seen yet; false when
-	// the target's maps are gone (it exited).  Before start_pending() the
-	// profiles are created stopped; after it, started at once.
-	bool follow();
+	// Profile the executable mappings not seen yet of every followed
+	// process, stop those of unmapped ones, adopt new children (or busy
+	// processes under -a); false when every followed process is gone.
+	// Before start_pending() the profiles are created stopped; after it,
+	// started at once.  With @maps false only new children (and busy
+	// processes) are adopted: the maps of the known ones are re-read on
+	// record's back-off (FollowPacer), children are looked for every
+	// loop turn.
+	bool follow(bool maps = true);
 	// Start every profile created so far, catch-alls first.
 	void start_pending();
 	// Stop everything: object profiles first, catch-alls last, so the
@@ -63,9 +76,12 @@ public:
 	// Things the user should know (kernel not profiled, and why).
 	const std::vector<std::string> &notes() const { return notes_; }
 	// Why profiles stopped counting, one note per reason (a set-user-ID
-	// exec of the target, a lost bucket buffer); empty when none did.
+	// exec of the target, a lost bucket buffer, a child that could not be
+	// followed); empty when none did.
 	std::vector<std::string> stop_notes() const;
-	std::size_t profile_count() const { return live_.size(); }
+	std::size_t profile_count() const { return live_.size() + retired_.size(); }
+	// The processes followed so far.
+	std::vector<ProcessRecord> processes() const;
 	// /proc/kallsyms as start_base() read it (empty when the kernel is
 	// not profiled): record keeps the symbols of its kernel buckets from
 	// this one read.
@@ -74,25 +90,63 @@ public:
 
 private:
 	struct Live {
-		RangeRecord meta;	// without buckets
+		RangeRecord meta;	// without buckets; meta.pid: 0 system-wide
 		std::unique_ptr<Profile> profile;
 	};
+	// A followed process.
+	struct Proc {
+		ProcessRecord rec;
+		MapsFollower follower;
+		bool alive = true;
+		// Polls left to re-read the comm after an exec: exec replaces
+		// the mappings before it sets the new comm.
+		int comm_polls = 0;
+	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
-		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src);
+		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src,
+		 pid_t pid);
 	int object_index(const std::string &path);
+	// Kernel catch-all, kernel text and module text of @pid (0: all).
+	void add_kernel(pid_t pid);
+	// Follow @pid (a child of @ppid, 0 for none): catch-alls and kernel
+	// when @own_totals (not under -a, whose catch-alls count everyone).
+	void adopt(pid_t pid, pid_t ppid, bool own_totals);
+	// Read @p's maps, profile new mappings, stop unmapped ones; false
+	// when the process is gone.
+	bool follow_maps(Proc &p);
+	// Leave @p out after @e (a note unless it had just exited).
+	void skip(Proc &p, const Error &e);
+	// @p exited: stop its profiles and keep their counts as records,
+	// freeing the buffers.
+	void retire(Proc &p);
+	RangeRecord record_of(const Live &l) const;
+	// Keep the final counts of an exited process's range.
+	void keep_retired(RangeRecord r, const std::string &comm);
 
-	const ProfileDevice &dev_;
+	const Device &dev_;
 	SessionOptions opts_;
 	std::vector<Live> live_;
+	std::vector<RangeRecord> retired_;	// of exited processes
 	std::vector<ObjectRecord> objects_;
 	std::map<std::string, int> object_ids_;
-	MapsFollower follower_;
-	std::vector<std::string> notes_;
+	std::map<pid_t, Proc> procs_;
+	BusyScan busy_;
+	std::chrono::steady_clock::time_point last_scan_{};
+	bool kernel_ok_ = false;	// the kernel profiles were permitted
 	std::vector<KernelSymbolRecord> kallsyms_;
+	std::vector<ModuleText> modules_;	// read once, at start_base()
+	std::vector<std::string> notes_;
+	std::vector<std::string> skipped_;	// children not followed, and why
 	bool pending_done_ = false;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
 };
+
+// Keep @r, the final counts of an exited process's range, in @kept: a
+// kernel or module range is summed into an equal one of a process for
+// which @same_comm(pid) holds, if there is one.
+void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
+		       const std::function<bool(std::int64_t)> &same_comm);
 
 // Kernel symbols worth keeping in a record file: those overlapping a
 // non-zero bucket of a kernel range (sizes computed from the full list).
