@@ -13,15 +13,18 @@
  * wraps.
  *
  * Context: NMI (counter sources) or hardirq (ProfileTime's hrtimer).  No
- * locks, no allocation: an RCU walk of the source's started profiles,
- * reads of immutable fields and atomics.  See profile.h for how stop
- * waits for this path.
+ * locks, no allocation: the source's RCU-published index snapshot
+ * (profile_index.c) gives the system-wide profiles and, by binary search,
+ * those of the interrupted process; profiles of other processes are not
+ * visited.  Reads of immutable fields, an atomic increment of the bucket,
+ * per-CPU statistics.  See profile.h for how stop waits for this path.
  */
 #include <linux/atomic.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
-#include <linux/rculist.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
 
@@ -78,24 +81,24 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 	if (p->tgid && p->tgid != s->tgid)
 		return;
 	if (kp_profile_hides(p, s)) {
-		atomic64_inc(&p->not_dumpable);
+		this_cpu_inc(p->stat->not_dumpable);
 		return;
 	}
 	if (!kp_profile_mode_ok(p, s->user)) {
-		atomic64_inc(&p->wrong_mode);
+		this_cpu_inc(p->stat->wrong_mode);
 		return;
 	}
 	if (s->ip - p->base >= p->size) {
-		atomic64_inc(&p->outside);
+		this_cpu_inc(p->stat->outside);
 		return;
 	}
 	buf = rcu_dereference(p->buf);
 	if (!buf || READ_ONCE(p->buf_lost)) {
-		atomic64_inc(&p->unavailable);
+		this_cpu_inc(p->stat->unavailable);
 		return;
 	}
 	atomic_inc(kp_profile_bucket(buf, (s->ip - p->base) >> p->shift));
-	atomic64_inc(&p->hits);
+	this_cpu_inc(p->stat->hits);
 }
 
 /**
@@ -103,20 +106,31 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
  * @set: the profiles.
  * @s:   the interrupt.
  *
- * A profile whose CPU set or target does not match is not touched; one
- * whose task matched but whose mode, range or buffer did not counts the
- * miss in its statistics (wrong_mode, outside, unavailable).
+ * A profile whose CPU set or target does not match is not touched (one of
+ * another process is not even visited); one whose task matched but whose
+ * mode, range or buffer did not counts the miss in its per-CPU statistics
+ * (wrong_mode, outside, unavailable).
  * Context: any, NMI included; no locks, no allocation.
  */
 void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s)
 {
-	struct kp_profile *p;
+	const struct kp_profile_group *g;
+	const struct kp_profile_index *idx;
+	unsigned int i;
 
 	if (unlikely(s->source >= KP_SOURCE_LIMIT))
 		return;
 	rcu_read_lock();
-	list_for_each_entry_rcu(p, &set->started[s->source], node)
-		kp_profile_hit_one(p, s);
+	idx = rcu_dereference(set->index[s->source]);
+	if (!idx)
+		goto out;
+	for (i = 0; i < idx->nr_system; i++)
+		kp_profile_hit_one(idx->profiles[i], s);
+	g = s->tgid ? kp_profile_index_find(idx, s->tgid) : NULL;
+	if (g)
+		for (i = g->first; i < g->first + g->nr; i++)
+			kp_profile_hit_one(idx->profiles[i], s);
+out:
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_hit);
