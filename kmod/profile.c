@@ -269,6 +269,8 @@ int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 		goto out;
 	}
 	p->started = true;
+	if (p->source == KPROFILE_SOURCE_TIME)
+		kp_ptimer_update(set);	/* where its task runs now */
 out:
 	mutex_unlock(&set->lock);
 	return ret;

@@ -13,7 +13,7 @@
  * profile_hit.c   the hit path: which started profiles an interrupt hits.
  * profile_index.c the started profiles of a source, indexed by process.
  * profile_exec.c  a set-user-ID exec stops the profiles of the process.
- * profile_timer.c ProfileTime: a per-CPU hrtimer.
+ * profile_timer.c ProfileTime: a per-CPU hrtimer, where a profiled task runs.
  *
  * Object model and locking
  * ------------------------
@@ -64,6 +64,8 @@ struct mm_struct;
 struct page;
 struct pid;
 struct pt_regs;
+struct task_struct;
+struct tracepoint;
 
 /* Smallest and largest bucket, as log2 of bytes (NtCreateProfile). */
 #define KP_BUCKET_SHIFT_MIN	2
@@ -150,14 +152,21 @@ struct kp_profile_stat {
 
 /**
  * struct kp_ptimer_cpu - ProfileTime on one CPU.
- * @timer:   the pinned hrtimer.
- * @set:     its profile set.
- * @running: @timer is started; protected by the set's @tlock.
+ * @timer:    the pinned hrtimer.
+ * @set:      its profile set.
+ * @running:  @timer is started.
+ * @offline:  the CPU is going or gone offline: @timer is not started.
+ * @expiries: expiries of @timer on this CPU since the set was made (a
+ *	      debug count: which CPUs ProfileTime interrupted).
+ *
+ * Written only on the CPU itself with interrupts off (profile_timer.c).
  */
 struct kp_ptimer_cpu {
 	struct hrtimer timer;
 	struct kp_profile_set *set;
 	bool running;
+	bool offline;
+	u64 expiries;
 };
 
 /**
@@ -170,9 +179,12 @@ struct kp_ptimer_cpu {
  *	      replaced under @lock).
  * @release:  runs the deferred buffer releases of stop.
  * @consumer: receives the hardware layer's overflows (NMI).
- * @tlock:    protects @time_users and each CPU's @running; taken after
- *	      cpus_read_lock(), as the CPU hotplug callbacks run.
+ * @tlock:    protects @time_users and @time_hooked (writers); taken
+ *	      after cpus_read_lock(), as the CPU hotplug callbacks run.
  * @time_users: started ProfileTime profiles; the timers run while > 0.
+ * @time_hooked: the sched_switch probe is registered: the timers run
+ *	      only where ProfileTime counts the current task.
+ * @switch_tp: the sched_switch tracepoint, or NULL.
  * @timers:   per-CPU ProfileTime timers.
  * @no_regs:  timer expiries without interrupted registers (not counted).
  */
@@ -184,8 +196,10 @@ struct kp_profile_set {
 	struct kp_profile_index __rcu *index[KP_SOURCE_LIMIT];
 	struct workqueue_struct *release;
 	struct kp_overflow_consumer consumer;
-	struct mutex tlock;	/* @time_users, per-CPU @running */
+	struct mutex tlock;	/* @time_users, @time_hooked */
 	unsigned int time_users;
+	bool time_hooked;
+	struct tracepoint *switch_tp;
 	struct kp_ptimer_cpu __percpu *timers;
 	atomic64_t no_regs;
 };
@@ -339,6 +353,8 @@ int kp_ptimer_init(struct kp_profile_set *set);
 void kp_ptimer_exit(struct kp_profile_set *set);
 void kp_ptimer_get(struct kp_profile_set *set);
 void kp_ptimer_put(struct kp_profile_set *set);
+void kp_ptimer_update(struct kp_profile_set *set);
+bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task);
 void kp_ptimer_cpu_online(struct kp_profile_set *set);
 void kp_ptimer_cpu_offline(struct kp_profile_set *set);
 enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer);
