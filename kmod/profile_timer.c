@@ -132,8 +132,9 @@ static void kp_ptimer_update_this_cpu(void *info)
 {
 	struct kp_profile_set *set = info;
 
-	kp_ptimer_set_this_cpu(set, READ_ONCE(set->time_users) &&
-				    kp_ptimer_wanted(set, current));
+	bool on = READ_ONCE(set->time_users) && kp_ptimer_wanted(set, current);
+
+	kp_ptimer_set_this_cpu(set, on);
 }
 
 /* IPI: stop this CPU's timer. */

@@ -240,8 +240,8 @@ static void kp_index_start_stop_while_hitting(struct kunit *test)
 		kthread_bind(t, cpumask_last(cpu_online_mask));
 	wake_up_process(t);
 	/* Hitting before the first start (the counters are read racily). */
-	for (r = 0; r < 2000 && !READ_ONCE(h.n); r++)
-		msleep(5);
+	for (r = 0; r < 500 && !READ_ONCE(h.n); r++)
+		msleep(20);
 	KUNIT_EXPECT_GT(test, READ_ONCE(h.n), 0UL);
 	for (r = 0; r < ROUNDS; r++) {
 		struct kprofile_create_profile req;
@@ -256,7 +256,7 @@ static void kp_index_start_stop_while_hitting(struct kunit *test)
 				     NULL);
 		KUNIT_ASSERT_NOT_NULL(test, tmp);
 		kp_prof_start(f, tmp);
-		udelay(50);
+		usleep_range(50, 100);
 		kp_profile_free(tmp);
 		for (i = 0; i < KEPT; i++)
 			KUNIT_EXPECT_EQ(test, kp_profile_stop(p[i]), 0);
