@@ -260,7 +260,7 @@ int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 	if (ret)
 		goto out;
 	rcu_assign_pointer(p->buf, buf);
-	list_add_tail(&p->node, &set->started[p->source]);
+	kp_profile_index_link(set, p);
 	ret = kp_profile_index_rebuild(set, p->source, GFP_KERNEL);
 	if (ret) {
 		list_del_init(&p->node);

@@ -174,7 +174,8 @@ struct kp_ptimer_cpu {
  * @sources:  the source model (intervals read lock-free).
  * @pmu:      the hardware layer counter sources are armed on.
  * @lock:     serialises start and stop; see the file comment.
- * @started:  started profiles, per source (only under @lock).
+ * @started:  started profiles, per source, in the order of their @tgid
+ *	      pointers, system-wide first (only under @lock).
  * @index:    the hit path's snapshot of @started, per source (RCU;
  *	      replaced under @lock).
  * @release:  runs the deferred buffer releases of stop.
@@ -335,12 +336,13 @@ void kp_profile_buf_release(struct kp_profile_buf *buf);
 const struct kp_profile_group *
 kp_profile_index_find(const struct kp_profile_index *idx,
 		      const struct pid *tgid);
+void kp_profile_index_link(struct kp_profile_set *set, struct kp_profile *p);
 int kp_profile_index_rebuild(struct kp_profile_set *set, u32 source, gfp_t gfp);
 void kp_profile_index_remove(struct kp_profile_set *set, struct kp_profile *p);
 
 /* profile_hit.c */
-void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
-void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+bool kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
+bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs);
 
 /* profile_exec.c */

@@ -111,27 +111,34 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
  * mode, range or buffer did not counts the miss in its per-CPU statistics
  * (wrong_mode, outside, unavailable).
  * Context: any, NMI included; no locks, no allocation.
+ *
+ * Return: whether a started profile of the source is system-wide or of
+ * the interrupted process (ProfileTime keeps ticking on this CPU).
  */
-void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s)
+bool kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s)
 {
-	const struct kp_profile_group *g;
+	const struct kp_profile_group *g = NULL;
 	const struct kp_profile_index *idx;
+	bool any = false;
 	unsigned int i;
 
 	if (unlikely(s->source >= KP_SOURCE_LIMIT))
-		return;
+		return false;
 	rcu_read_lock();
 	idx = rcu_dereference(set->index[s->source]);
 	if (!idx)
 		goto out;
 	for (i = 0; i < idx->nr_system; i++)
 		kp_profile_hit_one(idx->profiles[i], s);
-	g = s->tgid ? kp_profile_index_find(idx, s->tgid) : NULL;
+	if (s->tgid)
+		g = kp_profile_index_find(idx, s->tgid);
 	if (g)
 		for (i = g->first; i < g->first + g->nr; i++)
 			kp_profile_hit_one(idx->profiles[i], s);
+	any = idx->nr_system || g;
 out:
 	rcu_read_unlock();
+	return any;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_hit);
 NOKPROBE_SYMBOL(kp_profile_hit);
@@ -145,8 +152,10 @@ NOKPROBE_SYMBOL(kp_profile_hit);
  *	    the mode (as perf's sampling takes them).
  *
  * Context: NMI or hardirq, on the CPU that was interrupted.
+ *
+ * Return: as kp_profile_hit().
  */
-void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs)
 {
 	struct kp_sample s = {
@@ -159,7 +168,7 @@ void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 		.dumpable = kp_task_dumpable(current),
 	};
 
-	kp_profile_hit(set, &s);
+	return kp_profile_hit(set, &s);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_sample_regs);
 NOKPROBE_SYMBOL(kp_profile_sample_regs);

@@ -20,28 +20,39 @@
 #include <linux/kprobes.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include "compat.h"
 #include "profile.h"
 
-static int kp_index_cmp(const void *a, const void *b)
+/**
+ * kp_profile_index_link() - put a profile on its source's @started list,
+ *	which stays in the order of the @tgid pointers (NULL, system-wide,
+ *	first), so a snapshot is a copy of the list: O(n) per start.
+ * @set: the set.
+ * @p:   a profile not on the list.
+ *
+ * Context: the set's @lock held.
+ */
+void kp_profile_index_link(struct kp_profile_set *set, struct kp_profile *p)
 {
-	const struct kp_profile *pa = *(struct kp_profile * const *)a;
-	const struct kp_profile *pb = *(struct kp_profile * const *)b;
-	unsigned long ka = (unsigned long)pa->tgid;
-	unsigned long kb = (unsigned long)pb->tgid;
+	struct list_head *head = &set->started[p->source];
+	struct kp_profile *q;
 
-	return ka < kb ? -1 : ka > kb;
+	lockdep_assert_held(&set->lock);
+	list_for_each_entry(q, head, node)
+		if ((unsigned long)q->tgid > (unsigned long)p->tgid) {
+			list_add_tail(&p->node, &q->node);
+			return;
+		}
+	list_add_tail(&p->node, head);
 }
 
-/* Fill @idx from @n profiles already in @idx->profiles. */
+/* Fill @idx from @n profiles in @idx->profiles, in @tgid order. */
 static void kp_index_fill(struct kp_profile_index *idx, unsigned int n)
 {
 	struct kp_profile_group *g = NULL;
 	unsigned int i;
 
-	sort(idx->profiles, n, sizeof(idx->profiles[0]), kp_index_cmp, NULL);
 	idx->nr = n;
 	idx->nr_system = 0;
 	idx->nr_groups = 0;

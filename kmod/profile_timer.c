@@ -95,13 +95,19 @@ enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
 	struct kp_ptimer_cpu *tc = container_of(timer, struct kp_ptimer_cpu,
 						timer);
 	struct pt_regs *regs = get_irq_regs();
+	bool wanted;
 
 	tc->expiries++;
-	if (regs)
-		kp_profile_sample_regs(tc->set, KPROFILE_SOURCE_TIME, regs);
-	else
+	if (regs) {
+		/* The hit path looked the current process up already. */
+		wanted = kp_profile_sample_regs(tc->set, KPROFILE_SOURCE_TIME,
+						regs) ||
+			 !READ_ONCE(tc->set->time_hooked);
+	} else {
 		atomic64_inc(&tc->set->no_regs);
-	if (!kp_ptimer_wanted(tc->set, current)) {
+		wanted = kp_ptimer_wanted(tc->set, current);
+	}
+	if (!wanted) {
 		tc->running = false;
 		return HRTIMER_NORESTART;
 	}
