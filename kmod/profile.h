@@ -25,7 +25,8 @@
  * ProfileTime user count.  Lock order:
  * set->lock, then cpus_read_lock(), then the timer's @tlock or the
  * hardware layer's lock (kprofile.h's "profile's lock, then the hardware
- * layer's").
+ * layer's"); set->lock, then the tracepoint code's mutexes (ProfileTime's
+ * sched_switch probe is registered outside cpus_read_lock() and @tlock).
  *
  * The hit path (NMI and hrtimer context) takes no lock and allocates
  * nothing: it reads the source's RCU-published index snapshot
@@ -180,11 +181,12 @@ struct kp_ptimer_cpu {
  *	      replaced under @lock).
  * @release:  runs the deferred buffer releases of stop.
  * @consumer: receives the hardware layer's overflows (NMI).
- * @tlock:    protects @time_users and @time_hooked (writers); taken
- *	      after cpus_read_lock(), as the CPU hotplug callbacks run.
+ * @tlock:    protects @time_users; taken after cpus_read_lock(), as the
+ *	      CPU hotplug callbacks run.
  * @time_users: started ProfileTime profiles; the timers run while > 0.
  * @time_hooked: the sched_switch probe is registered: the timers run
- *	      only where ProfileTime counts the current task.
+ *	      only where ProfileTime counts the current task (written
+ *	      under @lock).
  * @switch_tp: the sched_switch tracepoint, or NULL.
  * @timers:   per-CPU ProfileTime timers.
  * @no_regs:  timer expiries without interrupted registers (not counted).
@@ -197,7 +199,7 @@ struct kp_profile_set {
 	struct kp_profile_index __rcu *index[KP_SOURCE_LIMIT];
 	struct workqueue_struct *release;
 	struct kp_overflow_consumer consumer;
-	struct mutex tlock;	/* @time_users, @time_hooked */
+	struct mutex tlock;	/* @time_users */
 	unsigned int time_users;
 	bool time_hooked;
 	struct tracepoint *switch_tp;

@@ -19,10 +19,12 @@
  * (kp_ptimer_update(), an IPI).  Without the sched_switch tracepoint the
  * timers run on every CPU, as before.
  *
- * Locking: the set's @tlock protects @time_users and @time_hooked
- * (writers); it is taken after cpus_read_lock() (start, stop) or inside
- * the CPU hotplug callbacks, which hold the hotplug lock, so the set of
- * CPUs cannot change under it.  A CPU's @running and its timer are
+ * Locking: the set's @tlock protects @time_users; it is taken after
+ * cpus_read_lock() (start, stop) or inside the CPU hotplug callbacks,
+ * which hold the hotplug lock, so the set of CPUs cannot change under it.
+ * The probe is registered and unregistered (@time_hooked written) under
+ * the set's @lock alone, which start and stop hold: the tracepoint code
+ * takes the hotplug lock inside its own mutex.  A CPU's @running and its timer are
  * touched only on that CPU with interrupts off (the expiry, the
  * sched_switch probe, IPIs of on_each_cpu(), the hotplug callbacks with
  * interrupts disabled), so they need no lock; the expiry and the probe
@@ -164,10 +166,14 @@ static void kp_ptimer_tp_match(struct tracepoint *tp, void *priv)
 		*(struct tracepoint **)priv = tp;
 }
 
-/* The first ProfileTime start: hook context switches; under @tlock. */
+/*
+ * The first ProfileTime start: hook context switches.  Under the set's
+ * @lock only: registering takes tracepoints_mutex, then the CPU hotplug
+ * lock (static calls), which is taken before @tlock.
+ */
 static void kp_ptimer_hook(struct kp_profile_set *set)
 {
-	lockdep_assert_held(&set->tlock);
+	lockdep_assert_held(&set->lock);
 	if (!set->switch_tp ||
 	    tracepoint_probe_register(set->switch_tp, kp_ptimer_on_switch,
 				      set))
@@ -175,10 +181,10 @@ static void kp_ptimer_hook(struct kp_profile_set *set)
 	WRITE_ONCE(set->time_hooked, true);
 }
 
-/* The last ProfileTime stop: unhook; under @tlock.  Sleeps. */
+/* The last ProfileTime stop: unhook; as kp_ptimer_hook().  Sleeps. */
 static void kp_ptimer_unhook(struct kp_profile_set *set)
 {
-	lockdep_assert_held(&set->tlock);
+	lockdep_assert_held(&set->lock);
 	if (!set->time_hooked)
 		return;
 	tracepoint_probe_unregister(set->switch_tp, kp_ptimer_on_switch, set);
@@ -237,16 +243,21 @@ void kp_ptimer_exit(struct kp_profile_set *set)
  *	hooks context switches (the timers start with kp_ptimer_update()).
  * @set: the set.
  *
- * Context: process; takes cpus_read_lock() and @set->tlock.
+ * Context: process; the set's @lock held; takes cpus_read_lock() and
+ * @set->tlock.
  */
 void kp_ptimer_get(struct kp_profile_set *set)
 {
+	bool first;
+
+	lockdep_assert_held(&set->lock);
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
-	if (!set->time_users++)
-		kp_ptimer_hook(set);
+	first = !set->time_users++;
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
+	if (first)
+		kp_ptimer_hook(set);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_get);
 
@@ -274,19 +285,25 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_update);
  * @set: the set.
  *
  * On return from the last put no timer of @set runs or will run.
- * Context: process; sleeps.
+ * Context: process; the set's @lock held; sleeps.
  */
 void kp_ptimer_put(struct kp_profile_set *set)
 {
+	bool last;
+
+	lockdep_assert_held(&set->lock);
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
-	if (WARN_ON_ONCE(!set->time_users))
-		goto out;
-	if (--set->time_users)
-		goto out;
-	kp_ptimer_unhook(set);
-	on_each_cpu(kp_ptimer_stop_this_cpu, set, 1);
-out:
+	last = !WARN_ON_ONCE(!set->time_users) && !--set->time_users;
+	mutex_unlock(&set->tlock);
+	cpus_read_unlock();
+	if (!last)
+		return;
+	kp_ptimer_unhook(set);	/* the probe starts no timer now */
+	cpus_read_lock();
+	mutex_lock(&set->tlock);
+	if (!set->time_users)
+		on_each_cpu(kp_ptimer_stop_this_cpu, set, 1);
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 }
