@@ -104,9 +104,23 @@ build_module() {
 }
 # The tool through ccache, its cache beside the kernels', so a fresh clone
 # (CI) recompiles only what changed since the cache was filled.
+# A crash of the build driver (on the development host, long-running
+# processes sometimes died of SIGSEGV at exit, every object built) is
+# retried once; a compile error fails again and stands.
 build_tool() {
+	local out rc=0
+	out=$(mktemp)
 	CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache \
-		make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1
+		make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1 2>&1 |
+		tee "$out" || rc=${PIPESTATUS[0]}
+	if [ "$rc" != 0 ] && grep -q 'Segmentation fault' "$out"; then
+		echo "build-tool: the build crashed (SIGSEGV), building again once"
+		rc=0
+		CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache \
+			make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1 || rc=$?
+	fi
+	rm -f "$out"
+	return "$rc"
 }
 # vm_tap NAME CMD...: CMD runs the guest tests and prints their TAP.
 # KP_VM_EXPECT="30-profiles ..." (set by a caller that runs only those

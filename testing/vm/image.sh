@@ -66,7 +66,7 @@ if [ -n "$tool" ] && [ -x "$tool" ]; then
 	cp "$tool" "$stage/usr/bin/kprofile"
 	for lib in $(ldd "$tool" | grep -o '/[^ ]*'); do
 		mkdir -p "$stage$(dirname "$lib")"
-		cp -L "$lib" "$stage$lib"
+		cp -L --remove-destination "$lib" "$stage$lib"
 	done
 fi
 
@@ -108,8 +108,10 @@ if [ "$share" = 1 ]; then
 	for m in virtio_pci 9pnet_virtio 9p; do add_mod $m; done
 fi
 
-# Extra files (testing/debugvm/run.sh), over everything else.
-[ -z "$extra" ] || cp -a "$extra/." "$stage/"
+# Extra files (testing/debugvm/run.sh), over everything else.  Never
+# through a link already in the stage (--remove-destination): one that
+# names a host path would have the copy overwrite the host's file.
+[ -z "$extra" ] || cp -a --remove-destination "$extra/." "$stage/"
 
 # What the init does.
 {

@@ -57,6 +57,18 @@ def copy(path, stage):
         shutil.copy2(path, dest)
 
 
+def stage_link(stage, target, name):
+    """Make stage+name a symlink to stage+target, relative: an absolute
+    link would name the host's file, and a later copy into the stage
+    (image.sh's extra files) would write through it into the host's
+    library, under every process that has it mapped."""
+    link = stage + name
+    os.makedirs(os.path.dirname(link), exist_ok=True)
+    if not os.path.lexists(link):
+        os.symlink(os.path.relpath(stage + target, os.path.dirname(link)),
+                   link)
+
+
 def copy_with_libs(path, stage):
     copy(path, stage)
     out = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
@@ -66,10 +78,7 @@ def copy_with_libs(path, stage):
                 real = os.path.realpath(word)
                 copy(real, stage)
                 if real != word:  # keep the name the loader looks for
-                    link = stage + word
-                    os.makedirs(os.path.dirname(link), exist_ok=True)
-                    if not os.path.lexists(link):
-                        os.symlink(real, link)
+                    stage_link(stage, real, word)
 
 
 def main():
@@ -79,10 +88,7 @@ def main():
     exe = os.path.realpath(sys.executable)
     copy_with_libs(exe, stage)
     for name in ("/usr/bin/python3", sys.executable):
-        link = stage + name
-        if not os.path.lexists(link):
-            os.makedirs(os.path.dirname(link), exist_ok=True)
-            os.symlink(exe, link)
+        stage_link(stage, exe, name)
     stdlib = os.path.realpath(sysconfig.get_paths()["stdlib"])
     for f in sorted(used_modules()):
         if f.startswith(stdlib + os.sep):
