@@ -189,3 +189,22 @@ TEST(RecordProcess, ExitedKernelRangesMergePerComm)
 	EXPECT_EQ(kept[3].pid, 3);
 	EXPECT_EQ(kept[3].kind, RangeKind::Kernel);
 }
+
+// A maps file that cannot be read for a moment is not an exit: only a
+// process that is gone or a zombie is retired.
+TEST(RecordProcess, StillRunningUntilReaped)
+{
+	EXPECT_TRUE(still_running(getpid()));
+	const pid_t child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0)
+		_exit(0);
+	bool zombie = false;
+	for (int i = 0; i < 200 && !zombie; i++) {
+		std::this_thread::sleep_for(std::chrono::milliseconds(10));
+		zombie = !still_running(child);
+	}
+	EXPECT_TRUE(zombie) << "an exited, unreaped child is a zombie: not running";
+	waitpid(child, nullptr, 0);
+	EXPECT_FALSE(still_running(child)) << "a reaped child is gone";
+}

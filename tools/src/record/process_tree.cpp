@@ -80,6 +80,13 @@ std::optional<ProcStat> read_proc_stat(pid_t pid)
 	return parse_proc_stat(text);
 }
 
+bool still_running(pid_t pid)
+{
+	const auto st = read_proc_stat(pid);
+
+	return st && st->state != 'Z' && st->state != 'X';
+}
+
 std::string read_comm(pid_t pid)
 {
 	std::string text;

@@ -27,6 +27,9 @@ struct ProcStat {
 // Parse the text of /proc/PID/stat (the comm may hold spaces and ')').
 std::optional<ProcStat> parse_proc_stat(const std::string &text);
 std::optional<ProcStat> read_proc_stat(pid_t pid);
+// Whether @pid exists and is not a zombie: a maps file that cannot be
+// read for a moment does not mean the process is gone.
+bool still_running(pid_t pid);
 // /proc/PID/comm without the newline; "" when the process is gone.
 std::string read_comm(pid_t pid);
 // "12 34 " (a /proc/PID/task/TID/children file) -> {12, 34}.

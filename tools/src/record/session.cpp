@@ -197,10 +197,10 @@ bool Session::follow_maps(Proc &p)
 	try {
 		maps = read_maps(pid);
 	} catch (const std::system_error &) {
-		return false;
+		return still_running(pid);	// EACCES for a moment: try again
 	}
 	if (maps.empty())
-		return false;	// a zombie has no mappings
+		return still_running(pid);	// a zombie has no mappings
 	if (!opts_.user)
 		return true;
 	const auto fresh = p.follower.update(maps);
