@@ -14,6 +14,7 @@ drifts of the machine spread over all configurations alike.
 """
 import json
 import os
+import re
 import resource
 import struct
 import subprocess
@@ -182,9 +183,10 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False):
                        "rate_hz": 0 if kind is None else 1e7 / kind[1],
                        "tool_cpu_ns": cpu_all - int(w.get("cpu_ns", 0))}
                 if kind and kind[0] == "kp":
-                    # "[ kprofile record: N hits in P profiles over ..."
-                    words = r["err"].split("[ kprofile record:")[-1].split()
-                    rec["samples"] = int(words[0]) if words and words[0].isdigit() else 0
+                    # "[ kprofile record: N hits in P profiles over ..." (other
+                    # summary lines may follow it)
+                    m = re.search(r"\[ kprofile record: (\d+) hits in", r["err"])
+                    rec["samples"] = int(m.group(1)) if m else 0
                     rec.update(kp_file_info(KP_FILE))
                     rec["file_bytes"] = os.path.getsize(KP_FILE) if os.path.exists(KP_FILE) else 0
                 elif kind:

@@ -85,7 +85,7 @@ done
 cp "$KP_ROOT/testing/bench/guest.py" "$extra/kp/bench/"
 /usr/bin/python3 - "$extra" <<'EOF'
 import os, shutil, sys
-import json, resource, struct, subprocess, time  # noqa: F401 (what guest.py uses)
+import json, re, resource, struct, subprocess, time  # noqa: F401 (what guest.py uses)
 stage = sys.argv[1]
 for mod in list(sys.modules.values()):
     f = getattr(mod, "__file__", None)
@@ -118,7 +118,7 @@ boot_machine() {
 	kp_log "booting the $m machine ($rounds rounds, ${work}s of work per run)"
 	"$KP_ROOT/testing/vm/boot.sh" --kernel "/boot/vmlinuz-$rel" --initrd "$out/$m/initrd.gz" \
 		--logs "$out/$m" --cpu intel --smp "$smp" ${qemu:+--qemu "$qemu"} \
-		--timeout $((smoke ? 300 : 1800)) || rc=$?
+		--timeout $((smoke ? 300 : 3600)) || rc=$?
 	rm -f "$out/$m/initrd.gz"
 	[ $rc = 0 ] || kp_log "the $m machine failed ($rc); logs: $out/$m"
 	return $rc
