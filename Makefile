@@ -22,8 +22,8 @@ SHARE ?=
 JOBS ?= 2
 export JOBS CMD
 
-.PHONY: all module tool man installvm check demo vm-run vmtest kunit debugvm fuzz load \
-	unload hwtest checkpatch sparse deps clean help
+.PHONY: all module tool man installvm check demo vm-run vmtest kunit debugvm fuzz \
+	bench load unload install hwtest checkpatch sparse deps clean help
 
 all: module tool
 
@@ -92,6 +92,13 @@ debugvm:
 fuzz:
 	@testing/debugvm/run.sh --cpu $(CPU) --fuzz $(or $(SECONDS),300) --seed $(SEED)
 
+# kprofile and Linux perf side by side in Debian's kernel under TCG, two
+# boots (icount, 2-vCPU), about 20 minutes: tables on stdout, figures in
+# build/bench/bench.json (docs/performance.md).  make check runs it once
+# in a smoke mode (the bench layer).
+bench: deps
+	@testing/bench/run.sh
+
 # Bare metal (root).
 load: module
 	insmod $(BUILD)/kprofile.ko
@@ -139,4 +146,5 @@ help:
 	@echo "make hwtest        real-PMU tests (bare metal)"
 	@echo "make checkpatch|sparse|kunit|vmtest|debugvm   one test layer"
 	@echo "make fuzz [SECONDS=300] [SEED=N]   the ioctl fuzzer in the debug kernel"
+	@echo "make bench         kprofile vs perf under QEMU (about 20 min; docs/performance.md)"
 	@echo "make clean"

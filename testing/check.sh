@@ -3,7 +3,7 @@
 #
 # make check: every test layer, one summary.
 #
-# Layers, in order (KP_LAYERS="build tool host kunit vm debugvm matrix static"
+# Layers, in order (KP_LAYERS="build tool host kunit vm bench debugvm matrix static"
 # selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
@@ -12,6 +12,8 @@
 #   kunit   the KUnit suites in the plain and the debug KUnit kernel
 #   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
 #           AMD CPU models
+#   bench   make bench once in its smoke mode (one boot, one round, tiny
+#           workloads): each measurement that ran is a test
 #   debugvm the debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
 #           ...; testing/debugvm): the guest tests (on AMD the CPU-model
 #           ones), the fixed-seed ioctl fuzzer, stress (Intel), kmemleak,
@@ -38,7 +40,7 @@ set -uo pipefail
 . "$KP_ROOT/testing/matrix/kernels.sh"
 . "$KP_ROOT/testing/matrix/check.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm debugvm matrix static}
+layers=${KP_LAYERS:-build tool host kunit vm bench debugvm matrix static}
 kp_kernels >/dev/null || exit 2
 logs=$KP_BUILD/check
 rm -rf "$logs"
@@ -207,6 +209,9 @@ fi
 if have vm && kp_kernel_selected 6.1; then
 	run_counted vm-intel vm_tests intel
 	run_counted vm-amd vm_tests amd
+fi
+if have bench && kp_kernel_selected 6.1; then
+	run_counted bench-smoke "$KP_ROOT/testing/bench/run.sh" --smoke
 fi
 if have debugvm; then
 	run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel

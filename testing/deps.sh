@@ -21,6 +21,8 @@ pkgs=(
 	# headers that ship vmlinux (BTF, 6.12+), debootstrap for the sid root
 	# that builds against 7.2 with sid's compiler
 	pahole debootstrap
+	# make bench: Debian's perf, bundled into the guest beside kprofile
+	linux-perf
 	# static analysis (checkpatch.pl comes from the kernel source)
 	sparse perl
 	# the tool

@@ -6,10 +6,13 @@
 #
 # Usage: boot.sh --kernel BZIMAGE --initrd FILE --logs DIR
 #                [--cpu intel|amd] [--timeout SECONDS] [--share DIR]
-#                [--stream] [--append ARGS]
+#                [--stream] [--append ARGS] [--smp N] [--qemu ARGS]
 # Writes DIR/console.log (kernel console, ttyS0) and DIR/output.log (the
 # tests' or command's output, ttyS1, without the final status line).
 # --stream also copies output.log to stdout as it arrives.
+# --smp N boots N vCPUs (default 2, one socket each); --qemu ARGS adds QEMU
+# arguments (word-split), e.g. "-icount shift=0,sleep=off" with --smp 1
+# for the deterministic machine of testing/bench.
 # Exit status: the guest's (KP-EXIT), or
 #   124  the guest did not finish in time (hang), or
 #   125  the guest stopped without a status (panic, crash), or
@@ -18,7 +21,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append=
+kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append= smp=2 qemu_extra=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -29,6 +32,8 @@ while [ $# -gt 0 ]; do
 	--share) share=$2; shift ;;
 	--stream) stream=1 ;;
 	--append) append=$2; shift ;;
+	--smp) smp=$2; shift ;;
+	--qemu) qemu_extra=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
@@ -50,10 +55,12 @@ rm -f "$console" "$raw" "$output"
 # table lists only the first CPU of each socket, so "-smp 2" alone boots
 # it with one CPU.  no_timer_check: on a loaded host TCG is too slow for
 # the kernel's IO-APIC timer check, which then panics at boot.
-args=(-accel tcg -m 1G -smp 2,sockets=2,cores=1 -cpu "$model" -nographic -no-reboot
+args=(-accel tcg -m 1G -smp "$smp,sockets=$smp,cores=1" -cpu "$model" -nographic -no-reboot
 	-monitor none -serial "file:$console" -serial "file:$raw"
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check $append")
+# shellcheck disable=SC2206
+[ -n "$qemu_extra" ] && args+=($qemu_extra)
 if [ -n "$share" ]; then
 	share=$(realpath "$share")
 	[ -d "$share" ] || kp_die "SHARE=$share is not a directory"

@@ -194,6 +194,77 @@ TEST(RecordFormat, FileRoundTripAndMissingFileAdvice)
 	}
 }
 
+// Version 2 stores a mostly-zero range as (index, count) pairs: the
+// sample's 65 536-bucket catch-all with one hit no longer takes 256 KiB,
+// while a range with many hits stays dense (never larger than version 1).
+TEST(RecordFormat, SparseRangesShrinkTheFileAndReadBackDense)
+{
+	ProfileData d = sample();
+	const std::string bytes = serialize(d);
+
+	EXPECT_LT(bytes.size(), 8192U) << "a 256 KiB catch-all of zeros is not stored";
+	const ProfileData e = parse(bytes);
+	ASSERT_EQ(e.ranges[1].buckets.size(), 1U << 16);
+	EXPECT_EQ(e.ranges[1].buckets[0xaaaa], 99U);
+	EXPECT_EQ(e.ranges[1].buckets[0xaaab], 0U);
+
+	ProfileData full = sample();
+	for (auto &b : full.ranges[0].buckets)
+		b = 3;
+	const ProfileData f = parse(serialize(full));
+	EXPECT_EQ(f.ranges[0].buckets, full.ranges[0].buckets);
+	EXPECT_NE(serialize(full).find("\"encoding\":\"dense\""), std::string::npos);
+}
+
+TEST(RecordFormat, RejectsDamagedSparseData)
+{
+	ProfileData d = sample();
+	std::string bytes = serialize(d);
+
+	// The catch-all's only (index, count) pair: (0xaaaa, 99).
+	const std::string pair = std::string("\xaa\xaa\x00\x00\x63\x00\x00\x00", 8);
+	const auto at = bytes.rfind(pair);
+	ASSERT_NE(at, std::string::npos);
+	std::string bad = bytes;
+	bad[at + 2] = 0x01;	// index 0x1aaaa >= 65536 buckets
+	EXPECT_THROW(parse(bad), FormatError);
+	bad = bytes;
+	bad.resize(at + 4);
+	EXPECT_THROW(parse(bad), FormatError);
+}
+
+// A file written by kprofile 1.x (format version 1, every bucket stored):
+// tests/fixtures/record-v1.kprofile.data was written by the version-1
+// writer of main at 7fd3761, and is read by today's reader unchanged.
+TEST(RecordFormat, ReadsVersion1Files)
+{
+	const ProfileData d = read_file(KP_FIXTURE_V1);
+
+	EXPECT_EQ(d.version, 1U);
+	EXPECT_EQ(d.machine.kernel_release, "6.1.0-56-amd64");
+	EXPECT_EQ(d.command, (std::vector<std::string>{"./wl", "1", "1000"}));
+	ASSERT_EQ(d.objects.size(), 2U);
+	EXPECT_EQ(d.objects[0].path, "/kp/bench/bin/wl");
+	ASSERT_EQ(d.ranges.size(), 4U);
+	EXPECT_EQ(d.ranges[0].kind, RangeKind::CatchAll);
+	EXPECT_EQ(d.ranges[0].buckets, (std::vector<std::uint32_t>{990, 0, 0, 10}));
+	EXPECT_EQ(d.ranges[1].kind, RangeKind::Object);
+	ASSERT_EQ(d.ranges[1].buckets.size(), 0x20U);
+	EXPECT_EQ(d.ranges[1].buckets[3], 900U);
+	EXPECT_EQ(d.ranges[1].buckets[4], 90U);
+	EXPECT_EQ(d.ranges[1].file_offset, 0x1000U);
+	EXPECT_EQ(d.ranges[3].kind, RangeKind::Kernel);
+	EXPECT_EQ(d.ranges[3].buckets[7], 4U);
+	EXPECT_EQ(d.ranges[3].wrong_mode, 993U);
+	ASSERT_EQ(d.kernel_symbols.size(), 2U);
+	EXPECT_EQ(d.kernel_symbols[1].name, "other_thing");
+	// Written again, it becomes a version-2 file with the same content.
+	const ProfileData e = parse(serialize(d));
+	EXPECT_EQ(e.version, kFileVersion);
+	for (std::size_t i = 0; i < d.ranges.size(); i++)
+		EXPECT_EQ(e.ranges[i].buckets, d.ranges[i].buckets);
+}
+
 // record -- CMD follows children: each range says which process it
 // counted, and the file names the processes; a file without these keys
 // (older kprofile) still reads, with no pids.

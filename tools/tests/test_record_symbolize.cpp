@@ -135,3 +135,32 @@ TEST(RecordSymbolize, HiddenKallsymsAddressesGiveNoSymbols)
 	EXPECT_TRUE(parse_kallsyms(text).empty());
 	EXPECT_FALSE(kernel_text_range(parse_kallsyms(text)));
 }
+
+// The hand-written kallsyms scanner: module symbols out of order are
+// sorted in, malformed lines are skipped, the last line needs no newline,
+// and the live /proc/kallsyms parses to sorted text symbols.
+TEST(RecordSymbolize, KallsymsScannerEdgeCases)
+{
+	const std::string text = "ffffffffc0001000 t late_fn\t[mod_b]\n"
+				 "ffffffff81000000 T _stext\n"
+				 "zzzz T not_hex\n"
+				 "ffffffff81000010 TT two_letter_type\n"
+				 "ffffffff81000020\n"
+				 "\n"
+				 "FFFFFFFF81000040 W Upper_Hex\n"
+				 "ffffffff81000080  t   spaced_out  \n"
+				 "ffffffffc0000000 t early_fn\t[mod_a]";
+	const auto syms = parse_kallsyms(text);
+	ASSERT_EQ(syms.size(), 5U);
+	EXPECT_EQ(syms[0].name, "_stext");
+	EXPECT_EQ(syms[1].name, "Upper_Hex");
+	EXPECT_EQ(syms[1].addr, 0xffffffff81000040ULL);
+	EXPECT_EQ(syms[2].name, "spaced_out");
+	EXPECT_EQ(syms[3].name, "early_fn");
+	EXPECT_EQ(syms[3].module, "mod_a");
+	EXPECT_EQ(syms[4].name, "late_fn");
+
+	const auto live = read_kallsyms();
+	for (std::size_t i = 1; i < live.size(); i++)
+		ASSERT_LE(live[i - 1].addr, live[i].addr);
+}

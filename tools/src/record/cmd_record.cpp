@@ -96,7 +96,7 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 		for (const auto &rg : d.ranges)
 			kernel |= rg.kind == RangeKind::Kernel;
 		if (kernel)
-			d.kernel_symbols = kernel_symbols_for(d, read_kallsyms());
+			d.kernel_symbols = kernel_symbols_for(d, r.session().kallsyms());
 		keep_previous(opts.output);
 		write_file(opts.output, d);
 

@@ -9,70 +9,138 @@
 #include <sstream>
 #include <system_error>
 
+#include <cstring>
+#include <fcntl.h>
+#include <string_view>
+#include <unistd.h>
+
 namespace kprofile::record {
 
-std::optional<Mapping> parse_maps_line(const std::string &line)
+namespace {
+
+// The next blank-separated word of @rest (spaces and tabs), consumed.
+std::string_view next_word(std::string_view &rest)
+{
+	std::size_t b = 0;
+
+	while (b < rest.size() && (rest[b] == ' ' || rest[b] == '\t'))
+		b++;
+	std::size_t e = b;
+	while (e < rest.size() && rest[e] != ' ' && rest[e] != '\t')
+		e++;
+	const std::string_view w = rest.substr(b, e - b);
+	rest.remove_prefix(e);
+	return w;
+}
+
+// All of @w as hex digits (1..16 of them).
+bool hex(std::string_view w, std::uint64_t &v)
+{
+	if (w.empty() || w.size() > 16)
+		return false;
+	v = 0;
+	for (char c : w) {
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		v = (v << 4) | d;
+	}
+	return true;
+}
+
+// One line, without its newline.  A hand-written scanner: record reads
+// a target's maps many times a second while its loader works (no
+// iostreams: they cost more than the kernel's generation of the text).
+std::optional<Mapping> parse_line(std::string_view rest)
 {
 	// start-end perms offset dev inode   path
-	std::istringstream in(line);
-	std::string range, perms, offset, dev, inode;
+	const std::string_view range = next_word(rest);
+	const std::string_view perms = next_word(rest);
+	const std::string_view offset = next_word(rest);
+	const std::string_view dev = next_word(rest);
+	const std::string_view inode = next_word(rest);
 	Mapping m;
 
-	if (!(in >> range >> perms >> offset >> dev >> inode))
+	if (inode.empty() || dev.empty())
 		return std::nullopt;
-	auto dash = range.find('-');
-	if (dash == std::string::npos)
+	const auto dash = range.find('-');
+	if (dash == std::string_view::npos || !hex(range.substr(0, dash), m.start) ||
+	    !hex(range.substr(dash + 1), m.end) || !hex(offset, m.offset))
 		return std::nullopt;
-	try {
-		std::size_t used = 0;
-
-		m.start = std::stoull(range.substr(0, dash), &used, 16);
-		if (used != dash)
-			return std::nullopt;
-		m.end = std::stoull(range.substr(dash + 1), &used, 16);
-		if (used != range.size() - dash - 1)
-			return std::nullopt;
-		m.offset = std::stoull(offset, &used, 16);
-		if (used != offset.size())
-			return std::nullopt;
-	} catch (const std::exception &) {
-		return std::nullopt;
-	}
 	if (m.end <= m.start || perms.size() != 4)
 		return std::nullopt;
 	m.perms = perms;
-	// The path is the rest of the line after the whitespace (it may
-	// contain spaces, and " (deleted)" for unlinked files).
-	std::string rest;
-	std::getline(in, rest);
-	auto first = rest.find_first_not_of(" \t");
-	if (first != std::string::npos)
+	// The path is the rest of the line after the blanks (it may contain
+	// spaces, and " (deleted)" for unlinked files).
+	const auto first = rest.find_first_not_of(" \t");
+	if (first != std::string_view::npos)
 		m.path = rest.substr(first);
 	return m;
+}
+
+} // namespace
+
+std::optional<Mapping> parse_maps_line(const std::string &line)
+{
+	std::string_view v(line);
+
+	if (!v.empty() && v.back() == '\n')
+		v.remove_suffix(1);
+	return parse_line(v);
 }
 
 std::vector<Mapping> parse_maps(const std::string &text)
 {
 	std::vector<Mapping> out;
-	std::istringstream in(text);
-	std::string line;
+	const char *p = text.data();
+	const char *const end = p + text.size();
 
-	while (std::getline(in, line))
-		if (auto m = parse_maps_line(line))
-			out.push_back(*m);
+	while (p < end) {
+		const char *nl = static_cast<const char *>(std::memchr(p, '\n', end - p));
+		const std::string_view line(p, (nl ? nl : end) - p);
+
+		p = nl ? nl + 1 : end;
+		if (auto m = parse_line(line))
+			out.push_back(std::move(*m));
+	}
 	return out;
 }
 
 std::vector<Mapping> read_maps(pid_t pid)
 {
 	const std::string path = "/proc/" + std::to_string(pid) + "/maps";
-	std::ifstream in(path);
+	const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
 
-	if (!in)
+	if (fd < 0)
 		throw std::system_error(errno, std::generic_category(), "cannot read " + path);
-	std::ostringstream ss;
-	ss << in.rdbuf();
-	return parse_maps(ss.str());
+	std::string text;
+	int err = 0;
+	for (;;) {
+		const std::size_t old = text.size();
+
+		text.resize(old + 65536);
+		const ssize_t n = ::read(fd, text.data() + old, 65536);
+		if (n < 0 && errno == EINTR) {
+			text.resize(old);
+			continue;
+		}
+		if (n < 0)
+			err = errno;
+		text.resize(old + (n > 0 ? static_cast<std::size_t>(n) : 0));
+		if (n <= 0)
+			break;
+	}
+	::close(fd);
+	if (err)
+		throw std::system_error(err, std::generic_category(), "cannot read " + path);
+	return parse_maps(text);
 }
 
 std::vector<Mapping> executable_mappings(const std::vector<Mapping> &maps)

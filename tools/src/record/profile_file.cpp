@@ -26,6 +26,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kPreambleSize = 8 + 4 + 4 + 8;
+constexpr std::uint64_t kMaxSparseBuckets = 1ULL << 28;
 
 void put_le(std::string &out, std::uint64_t v, int bytes)
 {
@@ -98,6 +99,57 @@ MachineRecord machine_from_json(const json &j)
 	return m;
 }
 
+std::uint64_t count_nonzero(const std::vector<std::uint32_t> &buckets)
+{
+	std::uint64_t n = 0;
+
+	for (std::uint32_t b : buckets)
+		n += b != 0;
+	return n;
+}
+
+// A range's buckets from the data area: version 1 stores every bucket
+// (dense); version 2 says per range, "dense" or "sparse" (ascending
+// (index, count) pairs of the non-zero buckets).  The result is dense.
+void read_buckets(RangeRecord &rr, const json &r, std::uint32_t version, const std::string &bytes,
+		  std::size_t data_start, std::uint64_t data_len)
+{
+	const std::uint64_t n = field<std::uint64_t>(r, "buckets");
+	const std::uint64_t off = field<std::uint64_t>(r, "data_offset");
+	const std::string enc = version >= 2 ? field<std::string>(r, "encoding") : "dense";
+
+	if (off % 4 || off > data_len)
+		throw FormatError("record file is truncated (bucket data)");
+	if (enc == "dense") {
+		if (n > (data_len - off) / 4)
+			throw FormatError("record file is truncated (bucket data)");
+		rr.buckets.resize(n);
+		for (std::uint64_t i = 0; i < n; i++)
+			rr.buckets[i] = static_cast<std::uint32_t>(get_le(bytes, data_start + off + i * 4, 4));
+		return;
+	}
+	if (enc != "sparse")
+		throw FormatError("record file: unknown bucket encoding \"" + enc + "\"");
+	const std::uint64_t nz = field<std::uint64_t>(r, "nonzero");
+	if (nz > (data_len - off) / 8)
+		throw FormatError("record file is truncated (bucket data)");
+	// A sparse range expands to n counters: bound n (a hostile file
+	// could claim 2^64), at 2^28 counters (1 GiB), more than any
+	// profile's buffer can be (it is pinned memory).
+	if (nz > n || n > kMaxSparseBuckets)
+		throw FormatError("record file: sparse range of " + std::to_string(n) +
+				  " buckets is larger than any profile can be");
+	rr.buckets.assign(n, 0);
+	std::uint64_t prev = 0;
+	for (std::uint64_t i = 0; i < nz; i++) {
+		const std::uint64_t idx = get_le(bytes, data_start + off + i * 8, 4);
+		if (idx >= n || (i && idx <= prev))
+			throw FormatError("record file: sparse bucket index out of order or range");
+		rr.buckets[idx] = static_cast<std::uint32_t>(get_le(bytes, data_start + off + i * 8 + 4, 4));
+		prev = idx;
+	}
+}
+
 } // namespace
 
 const char *range_kind_name(RangeKind kind)
@@ -145,7 +197,15 @@ std::string serialize(const ProfileData &data)
 	for (const auto &o : data.objects)
 		header["objects"].push_back({{"path", o.path}, {"build_id", o.build_id}});
 	header["ranges"] = json::array();
+	std::vector<bool> sparse;
 	for (const auto &r : data.ranges) {
+		const std::uint64_t nonzero = count_nonzero(r.buckets);
+		// Sparse when that is smaller: (index, count) pairs of the
+		// non-zero buckets.  A kernel or catch-all range is mostly
+		// zeros; a hot object's range may not be.
+		const bool sp = nonzero * 8 < r.buckets.size() * 4 &&
+				r.buckets.size() <= 0xffffffffULL;
+		sparse.push_back(sp);
 		json range = {
 			{"kind", range_kind_name(r.kind)}, {"source", r.source},
 			{"base", r.base}, {"size", r.size},
@@ -154,11 +214,12 @@ std::string serialize(const ProfileData &data)
 			{"hits", r.hits}, {"outside", r.outside},
 			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
 			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
+			{"encoding", sp ? "sparse" : "dense"}, {"nonzero", nonzero},
 		};
 		if (r.pid)
 			range["pid"] = r.pid;
 		header["ranges"].push_back(std::move(range));
-		data_offset += r.buckets.size() * 4;
+		data_offset += sp ? nonzero * 8 : r.buckets.size() * 4;
 	}
 	header["kernel_symbols"] = json::array();
 	for (const auto &k : data.kernel_symbols)
@@ -182,9 +243,18 @@ std::string serialize(const ProfileData &data)
 	put_le(out, text.size(), 8);
 	out += text;
 	out.reserve(out.size() + data_offset);
-	for (const auto &r : data.ranges)
-		for (std::uint32_t b : r.buckets)
-			put_le(out, b, 4);
+	for (std::size_t i = 0; i < data.ranges.size(); i++) {
+		const auto &buckets = data.ranges[i].buckets;
+
+		for (std::size_t b = 0; b < buckets.size(); b++) {
+			if (!sparse[i]) {
+				put_le(out, buckets[b], 4);
+			} else if (buckets[b]) {
+				put_le(out, b, 4);
+				put_le(out, buckets[b], 4);
+			}
+		}
+	}
 	return out;
 }
 
@@ -253,13 +323,7 @@ ProfileData parse(const std::string &bytes)
 			throw FormatError("record file: bucket_shift out of range");
 		if (rr.object < -1 || rr.object >= static_cast<int>(data.objects.size()))
 			throw FormatError("record file: range refers to a missing object");
-		std::uint64_t n = field<std::uint64_t>(r, "buckets");
-		std::uint64_t off = field<std::uint64_t>(r, "data_offset");
-		if (n > data_len / 4 || off > data_len - n * 4 || off % 4)
-			throw FormatError("record file is truncated (bucket data)");
-		rr.buckets.resize(n);
-		for (std::uint64_t i = 0; i < n; i++)
-			rr.buckets[i] = static_cast<std::uint32_t>(get_le(bytes, data_start + off + i * 4, 4));
+		read_buckets(rr, r, data.version, bytes, data_start, data_len);
 		data.ranges.push_back(std::move(rr));
 	}
 	for (const auto &k : field_or<json>(header, "kernel_symbols", json::array()))

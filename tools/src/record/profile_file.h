@@ -11,7 +11,7 @@
 namespace kprofile::record {
 
 inline constexpr char kFileMagic[8] = {'K', 'P', 'R', 'O', 'F', 'R', 'E', 'C'};
-inline constexpr std::uint32_t kFileVersion = 1;
+inline constexpr std::uint32_t kFileVersion = 2;
 
 // What a range covers.
 enum class RangeKind { Object, Kernel, CatchAll };

@@ -40,6 +40,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/session.cpp
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp
+	${KP_RECORD_DIR}/follow_pacer.cpp
 	${KP_RECORD_DIR}/cmd_record.cpp
 	${KP_RECORD_DIR}/cmd_report.cpp
 	${KP_RECORD_DIR}/cmd_top.cpp)
@@ -76,12 +77,14 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_symfs.cpp
 		${KP_FIX}/../test_record_json.cpp
 		${KP_FIX}/../test_record_launch.cpp
-		${KP_FIX}/../test_record_memlock.cpp)
+		${KP_FIX}/../test_record_memlock.cpp
+		${KP_FIX}/../test_record_follow_pacer.cpp)
 	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
 		KP_FIXTURE_SO_G="$<TARGET_FILE:kp_record_fixture_g>"
-		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so")
+		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so"
+		KP_FIXTURE_V1="${KP_FIX}/record-v1.kprofile.data")
 	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
 	gtest_discover_tests(test_record DISCOVERY_MODE PRE_TEST)
 endif()

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <ctime>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "record/follow_pacer.h"
 #include "source_parse.h"
 
 namespace kprofile::record {
@@ -64,6 +66,9 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 		       "ProfileTime interrupts per second per CPU (sets its interval, as -i)")
 		->excludes(iv);
 	app.add_option("-b,--bucket", a.bucket_shift, "log2 of the bucket size in bytes (2..31)")
+		->check(CLI::Range(2, 31));
+	app.add_option("--kernel-bucket", a.kernel_bucket_shift,
+		       "log2 of the kernel text's bucket size (2..31, default 6: 64 bytes)")
 		->check(CLI::Range(2, 31));
 	auto *pid = app.add_option("-p,--pid", a.pid, "profile a running process")
 		->check(CLI::Validator(
@@ -179,6 +184,7 @@ void Run::start()
 	}
 	check_schedule(dev_, so.sources);
 	so.bucket_shift = args_.bucket_shift;
+	so.kernel_bucket_shift = args_.kernel_bucket_shift;
 	so.user = !args_.kernel_only;
 	so.kernel = !args_.user_only;
 	so.kernel_required = args_.kernel_only;
@@ -219,10 +225,19 @@ bool Run::interrupted() const
 void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds every)
 {
 	using clock = std::chrono::steady_clock;
+	using std::chrono::milliseconds;
 	const auto begin = clock::now();
 	auto next_tick = begin + every;
-	auto poll = std::chrono::milliseconds(1);
+	// Maps are re-read on the pacer's schedule (1 ms after a change,
+	// doubling to 1 s while nothing changes), and at once after an exec
+	// of the target; new children are looked for every turn, and the
+	// loop wakes every 20 ms at most.
+	FollowPacer pacer;
+	std::optional<ExecWatch> exec;
+	auto next_read = begin;
 
+	if (!args_.system)
+		exec.emplace(cmd_ ? cmd_->pid() : args_.pid);
 	for (;;) {
 		if (g_stop_signal)
 			break;
@@ -235,18 +250,26 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 				break;
 			}
 		}
-		if (!session_->follow() && !cmd_ && !args_.system)
+		const bool execd = exec && exec->changed();
+		const bool due = execd || clock::now() >= next_read;
+		const std::size_t before = session_->profile_count();
+
+		if (!session_->follow(due) && !cmd_ && !args_.system)
 			break;	// -p PID has exited
+		const bool changed = session_->profile_count() != before;
+		if (execd)
+			pacer.reset();
+		if (due)
+			next_read = clock::now() + pacer.after_read(changed);
+		else if (changed)	// a new child: read soon, its loader is at work
+			next_read = clock::now() + pacer.after_read(true);
 		if (tick && clock::now() >= next_tick) {
 			if (!tick())
 				break;
 			next_tick = clock::now() + every;
 		}
-		std::this_thread::sleep_for(poll);
-		// Poll fast while a new program maps its libraries, then
-		// settle at 20 ms.
-		if (poll < std::chrono::milliseconds(20))
-			poll += std::chrono::milliseconds(1);
+		const auto wait = std::chrono::duration_cast<milliseconds>(next_read - clock::now());
+		std::this_thread::sleep_for(std::clamp(wait, milliseconds(1), milliseconds(20)));
 	}
 }
 

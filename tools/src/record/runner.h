@@ -25,6 +25,7 @@ struct TargetArgs {
 	std::optional<std::string> interval;	// -i: units allowed (args_check.h)
 	std::optional<double> frequency;	// -F HZ (ProfileTime)
 	std::uint32_t bucket_shift = 4;
+	std::uint32_t kernel_bucket_shift = kDefaultKernelBucketShift;
 	pid_t pid = 0;
 	bool system = false;
 	std::string cpus;
@@ -36,8 +37,8 @@ struct TargetArgs {
 	std::vector<std::string> command;
 };
 
-// Add -s -i -b -p -a -C --user --kernel --duration --no-inherit and
-// `-- CMD` to @app.
+// Add -s -i -b --kernel-bucket -p -a -C --user --kernel --duration
+// --no-inherit and `-- CMD` to @app.
 void add_target_options(CLI::App &app, TargetArgs &args);
 
 // The checks of @args that need no device (a usage Failure, before

@@ -92,9 +92,9 @@ void Session::add_kernel(pid_t pid)
 		add(RangeKind::CatchAll, kKernelBase, ~0ULL - kKernelBase, kCatchAllShift,
 		    KPROFILE_MODE_KERNEL, -1, 0, s, pid);
 		add(RangeKind::Kernel, text->first, text->second - text->first,
-		    opts_.bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s, pid);
+		    opts_.kernel_bucket_shift, KPROFILE_MODE_KERNEL, -1, 0, s, pid);
 		for (const auto &m : modules_)
-			add(RangeKind::Kernel, m.base, m.size, opts_.bucket_shift,
+			add(RangeKind::Kernel, m.base, m.size, opts_.kernel_bucket_shift,
 			    KPROFILE_MODE_KERNEL, object_index("[" + m.name + "]"), 0, s, pid);
 	}
 }
@@ -284,7 +284,7 @@ void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
 	kept.push_back(std::move(r));
 }
 
-bool Session::follow()
+bool Session::follow(bool maps)
 {
 	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
 	const auto now = std::chrono::steady_clock::now();
@@ -309,9 +309,10 @@ bool Session::follow()
 	const pid_t root = system ? 0 : opts_.pid;
 	for (pid_t pid : pids) {
 		Proc &p = procs_[pid];
-		bool alive = false;
+		bool alive = !maps;	// without a read, exits are seen at the next one
 		try {
-			alive = follow_maps(p);
+			if (maps)
+				alive = follow_maps(p);
 		} catch (const Failure &f) {
 			if (pid == root)
 				throw;

@@ -27,10 +27,16 @@ namespace kprofile::record {
 inline constexpr std::uint64_t kUserTop = (1ULL << 47) - 4096;
 inline constexpr std::uint64_t kKernelBase = 0xffff800000000000ULL;
 inline constexpr std::uint32_t kCatchAllShift = 31;
+inline constexpr std::uint32_t kDefaultKernelBucketShift = 6;
 
 struct SessionOptions {
 	std::vector<SourceDesc> sources;
 	std::uint32_t bucket_shift = 4;
+	// The kernel text's buckets: coarser than user code's by default, a
+	// cache line (64 bytes).  The kernel is large (14 MB of text on
+	// Debian's) and mostly idle in a program's profile; at 16-byte
+	// buckets it pinned 3.6 MB per recording.
+	std::uint32_t kernel_bucket_shift = kDefaultKernelBucketShift;
 	std::uint32_t target = KPROFILE_TARGET_PID;
 	pid_t pid = 0;
 	bool user = true;		// profile user space
@@ -54,8 +60,11 @@ public:
 	// process, stop those of unmapped ones, adopt new children (or busy
 	// processes under -a); false when every followed process is gone.
 	// Before start_pending() the profiles are created stopped; after it,
-	// started at once.
-	bool follow();
+	// started at once.  With @maps false only new children (and busy
+	// processes) are adopted: the maps of the known ones are re-read on
+	// record's back-off (FollowPacer), children are looked for every
+	// loop turn.
+	bool follow(bool maps = true);
 	// Start every profile created so far, catch-alls first.
 	void start_pending();
 	// Stop everything: object profiles first, catch-alls last, so the
@@ -73,6 +82,10 @@ public:
 	std::size_t profile_count() const { return live_.size() + retired_.size(); }
 	// The processes followed so far.
 	std::vector<ProcessRecord> processes() const;
+	// /proc/kallsyms as start_base() read it (empty when the kernel is
+	// not profiled): record keeps the symbols of its kernel buckets from
+	// this one read.
+	const std::vector<KernelSymbolRecord> &kallsyms() const { return kallsyms_; }
 	std::chrono::nanoseconds elapsed() const;
 
 private:

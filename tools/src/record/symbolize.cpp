@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string_view>
 
 namespace kprofile::record {
 
@@ -218,31 +220,73 @@ std::string read_build_id(const std::string &path)
 	return elf ? build_id_of(elf.get()) : "";
 }
 
+namespace {
+
+// The next blank-separated word of @rest (spaces and tabs), consumed.
+std::string_view next_word(std::string_view &rest)
+{
+	std::size_t b = 0;
+
+	while (b < rest.size() && (rest[b] == ' ' || rest[b] == '\t'))
+		b++;
+	std::size_t e = b;
+	while (e < rest.size() && rest[e] != ' ' && rest[e] != '\t')
+		e++;
+	const std::string_view w = rest.substr(b, e - b);
+	rest.remove_prefix(e);
+	return w;
+}
+
+// All of @w as hex digits (at most 16), no sign or prefix.
+bool parse_hex(std::string_view w, std::uint64_t &v)
+{
+	if (w.empty() || w.size() > 16)
+		return false;
+	v = 0;
+	for (char c : w) {
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return false;
+		v = (v << 4) | d;
+	}
+	return true;
+}
+
+} // namespace
+
+// A hand-written scanner (memchr per line, no iostreams): /proc/kallsyms
+// has 100 000+ lines, and record reads it once per run.
 std::vector<KernelSymbolRecord> parse_kallsyms(const std::string &text)
 {
 	std::vector<KernelSymbolRecord> out;
-	std::istringstream in(text);
-	std::string line;
+	const char *p = text.data();
+	const char *const end = p + text.size();
 	bool nonzero = false;
 
-	while (std::getline(in, line)) {
-		std::istringstream ls(line);
-		std::string addr, type, name, module;
+	out.reserve(text.size() / 64);
+	while (p < end) {
+		const char *nl = static_cast<const char *>(std::memchr(p, '\n', end - p));
+		std::string_view rest(p, (nl ? nl : end) - p);
+		p = nl ? nl + 1 : end;
 
-		if (!(ls >> addr >> type >> name))
-			continue;
-		ls >> module;
-		if (type.size() != 1 || (type[0] != 't' && type[0] != 'T' &&
-					 type[0] != 'w' && type[0] != 'W'))
+		const std::string_view addr = next_word(rest);
+		const std::string_view type = next_word(rest);
+		const std::string_view name = next_word(rest);
+		const std::string_view module = next_word(rest);
+		if (name.empty() || type.size() != 1 ||
+		    (type[0] != 't' && type[0] != 'T' && type[0] != 'w' && type[0] != 'W'))
 			continue;
 		KernelSymbolRecord k;
-		try {
-			k.addr = std::stoull(addr, nullptr, 16);
-		} catch (const std::exception &) {
+		if (!parse_hex(addr, k.addr))
 			continue;
-		}
-		if (k.addr)
-			nonzero = true;
+		nonzero |= k.addr != 0;
 		k.name = name;
 		if (module.size() > 2 && module.front() == '[' && module.back() == ']')
 			k.module = module.substr(1, module.size() - 2);
@@ -250,19 +294,36 @@ std::vector<KernelSymbolRecord> parse_kallsyms(const std::string &text)
 	}
 	if (!nonzero)
 		return {};
-	std::stable_sort(out.begin(), out.end(),
-			 [](const auto &a, const auto &b) { return a.addr < b.addr; });
+	// Sorted already but for the modules, usually: a stable sort is cheap.
+	if (!std::is_sorted(out.begin(), out.end(),
+			    [](const auto &a, const auto &b) { return a.addr < b.addr; }))
+		std::stable_sort(out.begin(), out.end(),
+				 [](const auto &a, const auto &b) { return a.addr < b.addr; });
 	return out;
 }
 
 std::vector<KernelSymbolRecord> read_kallsyms()
 {
-	std::ifstream in("/proc/kallsyms");
-	if (!in)
+	const int fd = ::open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	std::string text;
+
+	if (fd < 0)
 		return {};
-	std::ostringstream ss;
-	ss << in.rdbuf();
-	return parse_kallsyms(ss.str());
+	Fd guard(fd);
+	for (;;) {
+		const std::size_t old = text.size();
+
+		text.resize(old + (1 << 20));
+		const ssize_t n = ::read(fd, text.data() + old, 1 << 20);
+		if (n < 0 && errno == EINTR) {
+			text.resize(old);
+			continue;
+		}
+		text.resize(old + (n > 0 ? static_cast<std::size_t>(n) : 0));
+		if (n <= 0)
+			break;
+	}
+	return parse_kallsyms(text);
 }
 
 std::optional<std::pair<std::uint64_t, std::uint64_t>>
