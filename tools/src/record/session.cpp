@@ -246,6 +246,10 @@ void Session::retire(Proc &p)
 			++it;
 			continue;
 		}
+		const auto st = it->profile->stats_ex();
+		retired_exec_ |= st.flags & KPROFILE_PROFILE_EXEC_STOPPED;
+		retired_lost_ |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
+		retired_hidden_ += st.not_dumpable;
 		keep_retired(record_of(*it), p.rec.comm);
 		it = live_.erase(it);
 	}
@@ -343,22 +347,24 @@ void Session::stop()
 	}
 	for (auto it = live_.rbegin(); it != live_.rend(); ++it)
 		it->profile->stop();
-	if (any)
+	if (any || started_ != std::chrono::steady_clock::time_point{})
 		stopped_ = std::chrono::steady_clock::now();
 }
 
 std::chrono::nanoseconds Session::elapsed() const
 {
-	if (live_.empty())
-		return {};
+	if (started_ == std::chrono::steady_clock::time_point{})
+		return {};	// never started
 	auto end = stopped_ > started_ ? stopped_ : std::chrono::steady_clock::now();
 	return end - started_;
 }
 
 std::vector<std::string> Session::stop_notes() const
 {
-	std::uint64_t hidden = 0;
-	bool exec = false, lost = false;
+	// A process that exited (or exec'd a set-user-ID program and was
+	// retired) counts as much as a live one.
+	std::uint64_t hidden = retired_hidden_;
+	bool exec = retired_exec_, lost = retired_lost_;
 
 	for (const auto &l : live_) {
 		const auto st = l.profile->stats_ex();

@@ -137,6 +137,10 @@ private:
 	std::vector<ModuleText> modules_;	// read once, at start_base()
 	std::vector<std::string> notes_;
 	std::vector<std::string> skipped_;	// children not followed, and why
+	// What retired processes' profiles said when they were stopped
+	// (stop_notes() reports them with the live ones').
+	bool retired_exec_ = false, retired_lost_ = false;
+	std::uint64_t retired_hidden_ = 0;
 	bool pending_done_ = false;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
