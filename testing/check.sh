@@ -101,7 +101,8 @@ build_module() {
 	KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "/usr/src/linux-headers-$rel" KCFLAGS=-Werror
 }
 # The tool through ccache, its cache beside the kernels', so a fresh clone
-# (CI) recompiles only what changed since the cache was filled.
+# at a path the cache has seen (CI's, from its second run) recompiles only
+# what changed; objects depend on their directory (debug info).
 # A crash of the build driver (on the development host, long-running
 # processes sometimes died of SIGSEGV at exit, every object built) is
 # retried once; a compile error fails again and stands.
