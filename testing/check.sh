@@ -103,21 +103,23 @@ build_module() {
 	KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "/usr/src/linux-headers-$rel" KCFLAGS=-Werror
 }
 # The tool through ccache, its cache beside the kernels', so a fresh clone
-# (CI) recompiles only what changed since the cache was filled.
+# at a path the cache has seen (CI's, from its second run) recompiles only
+# what changed; objects depend on their directory (debug info).
 # A crash of the build driver (on the development host, long-running
 # processes sometimes died of SIGSEGV at exit, every object built) is
 # retried once; a compile error fails again and stands.
+make_tool() {
+	CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache \
+		make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1
+}
 build_tool() {
 	local out rc=0
 	out=$(mktemp)
-	CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache \
-		make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1 2>&1 |
-		tee "$out" || rc=${PIPESTATUS[0]}
+	make_tool 2>&1 | tee "$out" || rc=${PIPESTATUS[0]}
 	if [ "$rc" != 0 ] && grep -q 'Segmentation fault' "$out"; then
 		echo "build-tool: the build crashed (SIGSEGV), building again once"
 		rc=0
-		CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache \
-			make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1 || rc=$?
+		make_tool || rc=$?
 	fi
 	rm -f "$out"
 	return "$rc"

@@ -80,6 +80,15 @@ class Info:
     vendor: str
     reason: str
 
+    @classmethod
+    def from_c(cls, i):
+        return cls(i.abi_version, i.interface,
+                   abi.INTERFACE_NAMES.get(i.interface, "?"),
+                   i.perfmon_version, i.num_counters, i.counter_width,
+                   i.ebx_mask, i.ebx_length, i.num_cpus,
+                   i.num_possible_cpus, i.family, i.model, i.flags,
+                   _text(i.vendor), _text(i.reason))
+
 
 @dataclass
 class InfoEx:
@@ -319,26 +328,14 @@ class Device:
     def info(self):
         i = abi.kprofile_info()
         _ioctl(self.fd, "INFO", i)
-        return Info(i.abi_version, i.interface,
-                    abi.INTERFACE_NAMES.get(i.interface, "?"),
-                    i.perfmon_version, i.num_counters, i.counter_width,
-                    i.ebx_mask, i.ebx_length, i.num_cpus,
-                    i.num_possible_cpus, i.family, i.model, i.flags,
-                    _text(i.vendor), _text(i.reason))
+        return Info.from_c(i)
 
     def info_ex(self):
         """The PMU's state now (available, busy, none) and why; raises
         KprofileError with ENOTTY from a module older than INFO_EX."""
         x = abi.kprofile_info_ex()
         _ioctl(self.fd, "INFO_EX", x)
-        i = x.info
-        info = Info(i.abi_version, i.interface,
-                    abi.INTERFACE_NAMES.get(i.interface, "?"),
-                    i.perfmon_version, i.num_counters, i.counter_width,
-                    i.ebx_mask, i.ebx_length, i.num_cpus,
-                    i.num_possible_cpus, i.family, i.model, i.flags,
-                    _text(i.vendor), _text(i.reason))
-        return InfoEx(info, x.pmu_state,
+        return InfoEx(Info.from_c(x.info), x.pmu_state,
                       abi.PMU_STATE_NAMES.get(x.pmu_state, "?"), x.flags,
                       x.amd_family, _text(x.amd_family_name), x.busy_mask,
                       x.counter_mask, _text(x.state_reason))
