@@ -65,7 +65,7 @@ run_counted() {
 	echo "-- $name"
 	"$@" >"$log" 2>&1
 	local rc=$?
-	grep -E '^(FAIL|skip):' "$log" | sed 's/^/   /' | head -n 60
+	grep -E '^(FAIL|skip):|^  \| ' "$log" | sed 's/^/   /' | head -n 150
 	counts=$(sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$log" | tail -n1)
 	if [ -z "$counts" ]; then
 		echo "   FAIL: $name gave no result (exit $rc); log: $log"

@@ -72,9 +72,10 @@ UNIT
 
 boot() {
 	local n=$1
+	# thread=single: see testing/vm/boot.sh (stale TCG translations).
 	: >"$work/ttyS1-$n.log"
 	timeout --foreground -k 10 "${KP_INSTALLVM_TIMEOUT:-900}" qemu-system-x86_64 \
-		-accel tcg -m 1G -smp 2,sockets=2,cores=1 -cpu Skylake-Client-v4 \
+		-accel tcg,thread=single -m 1G -smp 2,sockets=2,cores=1 -cpu Skylake-Client-v4 \
 		-nographic -no-reboot -monitor none \
 		-serial "file:$work/console-$n.log" -serial "file:$work/ttyS1-$n.log" \
 		-drive "file=$work/disk.img,format=raw,if=virtio" \

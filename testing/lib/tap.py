@@ -23,6 +23,7 @@ The last line printed is "passed=N failed=M skipped=K"; the exit status is
 1 when M > 0 or nothing ran at all.
 """
 import argparse
+import collections
 import re
 import sys
 
@@ -31,6 +32,10 @@ RESULT = re.compile(r'^(?P<ind> *)(?P<ok>ok|not ok) (?P<num>\d+)(?: -)? ?'
 PLAN = re.compile(r'^(?P<ind> *)1\.\.(?P<n>\d+)')
 SUBTEST = re.compile(r'^(?P<ind> *)# Subtest: (?P<name>.*)$')
 STAMP = re.compile(r'^\[\s*\d+\.\d+\] ')
+DIAG = re.compile(r'^ *# ?(?P<text>.*)$')
+# How many diagnostic lines before a failed result are shown with it (the
+# end of a guest test's output, where a unittest traceback is).
+DIAG_SHOWN = 30
 
 
 class Group:
@@ -48,6 +53,8 @@ class Tally:
     def __init__(self, quiet):
         self.passed = self.failed = self.skipped = 0
         self.quiet = quiet
+        # The diagnostics printed since the last result: why it failed.
+        self.diag = collections.deque(maxlen=DIAG_SHOWN)
 
     def fail(self, what):
         self.failed += 1
@@ -64,6 +71,8 @@ class Tally:
                 print(f'pass: {path}')
         else:
             self.fail(path)
+            for text in self.diag:
+                print(f'  | {text}')
 
 
 def parse(lines, args, tally):
@@ -89,6 +98,9 @@ def parse(lines, args, tally):
         line = line.replace('\t', '    ')
         m = RESULT.match(line) or PLAN.match(line) or SUBTEST.match(line)
         if not m:
+            d = DIAG.match(line)
+            if d:
+                tally.diag.append(d['text'])
             continue
         depth = len(m['ind']) // 4
         while depth > len(stack) - 1:
@@ -120,6 +132,7 @@ def parse(lines, args, tally):
             top_names.add(name)
         if not children:
             tally.leaf(path_of(name), ok, m['dir'], m['why'] or '')
+            tally.diag.clear()
             continue
         failed_before = children[0].failed_before
         for child in reversed(children):
