@@ -20,7 +20,9 @@
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/pid.h>
-#include <linux/rculist.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
@@ -63,14 +65,23 @@ int kp_profile_set_init(struct kp_profile_set *set,
 	mutex_init(&set->lock);
 	for (i = 0; i < KP_SOURCE_LIMIT; i++)
 		INIT_LIST_HEAD(&set->started[i]);
-	ret = kp_ptimer_init(set);
-	if (ret) {
-		mutex_destroy(&set->lock);
-		return ret;
+	set->release = alloc_workqueue("kprofile_release", WQ_UNBOUND, 0);
+	if (!set->release) {
+		ret = -ENOMEM;
+		goto err_lock;
 	}
+	ret = kp_ptimer_init(set);
+	if (ret)
+		goto err_wq;
 	set->consumer.overflow = kp_profile_overflow;
 	kp_pmu_add_consumer(pmu, &set->consumer);
 	return 0;
+
+err_wq:
+	destroy_workqueue(set->release);
+err_lock:
+	mutex_destroy(&set->lock);
+	return ret;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_init);
 
@@ -78,11 +89,14 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_init);
  * kp_profile_set_exit() - take a set down.
  * @set: a set with no profile left.
  *
+ * Waits for the buffer releases stop deferred (profile.h).
  * Context: process; sleeps (an RCU grace period).
  */
 void kp_profile_set_exit(struct kp_profile_set *set)
 {
 	kp_pmu_remove_consumer(set->pmu, &set->consumer);
+	rcu_barrier();	/* queue_rcu_work()'s callbacks have queued */
+	destroy_workqueue(set->release);	/* and the works have run */
 	kp_ptimer_exit(set);
 	mutex_destroy(&set->lock);
 }
@@ -111,11 +125,14 @@ struct kp_profile *kp_profile_new(struct kp_profile_set *set,
 	u64 n = req->size >> req->bucket_shift;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p || !zalloc_cpumask_var(&p->cpus, GFP_KERNEL)) {
-		kfree(p);
-		put_pid(tgid);
-		return NULL;
-	}
+	if (!p)
+		goto err;
+	if (!zalloc_cpumask_var(&p->cpus, GFP_KERNEL))
+		goto err_p;
+	p->stat = alloc_percpu(struct kp_profile_stat);
+	if (!p->stat)
+		goto err_cpus;
+	refcount_set(&p->refs, 1);
 	p->set = set;
 	p->source = req->source;
 	p->target = req->target;
@@ -135,13 +152,46 @@ struct kp_profile *kp_profile_new(struct kp_profile_set *set,
 	}
 	INIT_LIST_HEAD(&p->node);
 	return p;
+
+err_cpus:
+	free_cpumask_var(p->cpus);
+err_p:
+	kfree(p);
+err:
+	put_pid(tgid);
+	return NULL;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_new);
+
+static void kp_profile_put(struct kp_profile *p)
+{
+	if (!refcount_dec_and_test(&p->refs))
+		return;
+	if (p->mm)
+		mmdrop(p->mm);
+	put_pid(p->tgid);
+	free_percpu(p->stat);
+	free_cpumask_var(p->cpus);
+	kfree(p);
+}
+
+/* After a grace period: no interrupt sees @buf or its profile any more. */
+static void kp_profile_release_work(struct work_struct *work)
+{
+	struct kp_profile_buf *buf = container_of(to_rcu_work(work),
+						  struct kp_profile_buf,
+						  rwork);
+	struct kp_profile *p = buf->owner;
+
+	kp_profile_buf_release(buf);
+	kp_profile_put(p);
+}
 
 /**
  * kp_profile_free() - stop (if started) and free a profile.
  * @p: the profile, or NULL.
  *
+ * The memory goes when the last buffer release stop deferred has run.
  * Context: process; sleeps.
  */
 void kp_profile_free(struct kp_profile *p)
@@ -149,11 +199,7 @@ void kp_profile_free(struct kp_profile *p)
 	if (!p)
 		return;
 	kp_profile_stop(p);
-	if (p->mm)
-		mmdrop(p->mm);
-	put_pid(p->tgid);
-	free_cpumask_var(p->cpus);
-	kfree(p);
+	kp_profile_put(p);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_free);
 
@@ -194,8 +240,8 @@ static void kp_profile_disarm(struct kp_profile *p)
  * profile linked on its source's list.
  * Context: process; takes the set's lock.
  *
- * Return: 0; -EBUSY if @p is started; an error of kp_pmu_arm() (-EBUSY
- * when no counter is free, -EOPNOTSUPP, -EINVAL).
+ * Return: 0; -EBUSY if @p is started; -ENOMEM; an error of kp_pmu_arm()
+ * (-EBUSY when no counter is free, -EOPNOTSUPP, -EINVAL).
  */
 int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 			 char *reason, size_t len)
@@ -214,8 +260,17 @@ int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 	if (ret)
 		goto out;
 	rcu_assign_pointer(p->buf, buf);
-	list_add_tail_rcu(&p->node, &set->started[p->source]);
+	kp_profile_index_link(set, p);
+	ret = kp_profile_index_rebuild(set, p->source, GFP_KERNEL);
+	if (ret) {
+		list_del_init(&p->node);
+		RCU_INIT_POINTER(p->buf, NULL);
+		kp_profile_disarm(p);
+		goto out;
+	}
 	p->started = true;
+	if (p->source == KPROFILE_SOURCE_TIME)
+		kp_ptimer_update(set);	/* where its task runs now */
 out:
 	mutex_unlock(&set->lock);
 	return ret;
@@ -260,10 +315,12 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start);
  * @p: the profile.
  *
  * The buffer is withdrawn from the hit path first (a hit racing with
- * stop counts as unavailable), the profile unlinked and its source
- * disarmed; after an RCU grace period the buffer is unpinned.  The counts
- * stay in the caller's buffer.
- * Context: process; sleeps.
+ * stop counts as unavailable), the profile unlinked from the hit path's
+ * index and its source disarmed.  Stop does not wait for the hit path:
+ * the buffer is unpinned by a work item after an RCU grace period, so
+ * stopping many profiles costs no grace period each.  The counts stay in
+ * the caller's buffer (they may still grow by an interrupt in flight).
+ * Context: process; sleeps (the set's lock, the timer's cancel).
  *
  * Return: 0, or -EALREADY when @p is not started.
  */
@@ -279,12 +336,15 @@ int kp_profile_stop(struct kp_profile *p)
 	}
 	buf = rcu_dereference_protected(p->buf, lockdep_is_held(&set->lock));
 	RCU_INIT_POINTER(p->buf, NULL);
-	list_del_rcu(&p->node);
+	list_del_init(&p->node);
+	kp_profile_index_remove(set, p);
 	kp_profile_disarm(p);
-	synchronize_rcu();
 	p->started = false;
 	mutex_unlock(&set->lock);
-	kp_profile_buf_release(buf);
+	refcount_inc(&p->refs);
+	buf->owner = p;
+	INIT_RCU_WORK(&buf->rwork, kp_profile_release_work);
+	queue_rcu_work(set->release, &buf->rwork);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_stop);
@@ -297,11 +357,17 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_stop);
 void kp_profile_get_stats(struct kp_profile *p,
 			  struct kprofile_profile_stats *st)
 {
+	unsigned int cpu;
+
 	memset(st, 0, sizeof(*st));
-	st->hits = atomic64_read(&p->hits);
-	st->outside = atomic64_read(&p->outside);
-	st->unavailable = atomic64_read(&p->unavailable);
-	st->wrong_mode = atomic64_read(&p->wrong_mode);
+	for_each_possible_cpu(cpu) {
+		const struct kp_profile_stat *c = per_cpu_ptr(p->stat, cpu);
+
+		st->hits += READ_ONCE(c->hits);
+		st->outside += READ_ONCE(c->outside);
+		st->unavailable += READ_ONCE(c->unavailable);
+		st->wrong_mode += READ_ONCE(c->wrong_mode);
+	}
 	st->started = READ_ONCE(p->started);
 	st->source = p->source;
 	st->interval = kp_source_interval(p->set->sources, p->source);
@@ -328,13 +394,17 @@ bool kp_profile_buf_lost(struct kp_profile *p)
 void kp_profile_get_stats_ex(struct kp_profile *p,
 			     struct kprofile_profile_stats_ex *st)
 {
+	unsigned int cpu;
+
 	memset(st, 0, sizeof(*st));
 	kp_profile_get_stats(p, &st->stats);
 	if (READ_ONCE(p->exec_stopped))
 		st->flags |= KPROFILE_PROFILE_EXEC_STOPPED;
 	if (kp_profile_buf_lost(p))
 		st->flags |= KPROFILE_PROFILE_BUFFER_LOST;
-	st->not_dumpable = atomic64_read(&p->not_dumpable);
+	for_each_possible_cpu(cpu)
+		st->not_dumpable += READ_ONCE(per_cpu_ptr(p->stat,
+							  cpu)->not_dumpable);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats_ex);
 

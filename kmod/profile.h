@@ -11,8 +11,9 @@
  * profile_check.c validation of a create request and the privilege rules.
  * profile_buf.c   the bucket buffer: pinning the caller's pages.
  * profile_hit.c   the hit path: which started profiles an interrupt hits.
+ * profile_index.c the started profiles of a source, indexed by process.
  * profile_exec.c  a set-user-ID exec stops the profiles of the process.
- * profile_timer.c ProfileTime: a per-CPU hrtimer.
+ * profile_timer.c ProfileTime: a per-CPU hrtimer, where a profiled task runs.
  *
  * Object model and locking
  * ------------------------
@@ -20,17 +21,25 @@
  * one over kp_dev's hardware layer, a KUnit suite builds its own over a
  * fake one.  @lock (a mutex) serialises every start and stop of the set's
  * profiles: it protects each profile's @started, @buf (writers) and
- * @node, the lists @started, and the ProfileTime user count.  Lock order:
+ * @node, the lists @started, the snapshots @index (writers), and the
+ * ProfileTime user count.  Lock order:
  * set->lock, then cpus_read_lock(), then the timer's @tlock or the
  * hardware layer's lock (kprofile.h's "profile's lock, then the hardware
- * layer's").
+ * layer's"); set->lock, then the tracepoint code's mutexes (ProfileTime's
+ * sched_switch probe is registered outside cpus_read_lock() and @tlock).
  *
  * The hit path (NMI and hrtimer context) takes no lock and allocates
- * nothing: it walks the RCU list of started profiles of the source,
- * reads each profile's immutable fields and its RCU-published buffer,
- * and increments atomics.  Stop unpublishes the buffer and unlinks the
- * profile, then waits for an RCU grace period (NMI handlers and hrtimer
- * callbacks are RCU readers) before the pages are unpinned.
+ * nothing: it reads the source's RCU-published index snapshot
+ * (profile_index.c), visits the system-wide profiles and those of the
+ * interrupted process only, reads each profile's immutable fields and
+ * its RCU-published buffer, and increments atomics (the buckets) and
+ * per-CPU counters (the statistics).  Stop unpublishes the buffer,
+ * unlinks the profile and publishes a snapshot without it, and returns
+ * at once: the buffer is unpinned by a work item queued after an RCU
+ * grace period (NMI handlers and hrtimer callbacks are RCU readers),
+ * which holds a reference on the profile (@refs) so that neither is
+ * freed while an interrupt may still see them.  Stopping N profiles
+ * thus waits for no grace period at all, and their releases share them.
  */
 #ifndef _KPROFILE_PROFILE_H
 #define _KPROFILE_PROFILE_H
@@ -42,6 +51,8 @@
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/refcount.h>
+#include <linux/workqueue.h>
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 #include <uapi/linux/kprofile.h>
@@ -54,6 +65,8 @@ struct mm_struct;
 struct page;
 struct pid;
 struct pt_regs;
+struct task_struct;
+struct tracepoint;
 
 /* Smallest and largest bucket, as log2 of bytes (NtCreateProfile). */
 #define KP_BUCKET_SHIFT_MIN	2
@@ -84,18 +97,77 @@ struct kp_profile_buf {
 	bool *lost;
 	bool watched;
 	struct mmu_interval_notifier mni;
+	struct rcu_work rwork;
+	struct kp_profile *owner;
+};
+
+/**
+ * struct kp_profile_group - the started profiles of one thread group in
+ *	an index snapshot.
+ * @tgid:  the thread group.
+ * @first: index of its first profile in the snapshot's @profiles.
+ * @nr:	   its profiles (consecutive).
+ */
+struct kp_profile_group {
+	const struct pid *tgid;
+	unsigned int first;
+	unsigned int nr;
+};
+
+/**
+ * struct kp_profile_index - an immutable snapshot of the started profiles
+ *	of one source (profile_index.c).
+ * @rcu:       frees it after a grace period once replaced.
+ * @nr:	       entries in @profiles.
+ * @nr_system: the system-wide profiles, @profiles[0 .. @nr_system).
+ * @nr_groups: entries in @groups.
+ * @groups:    the thread groups, sorted by pid pointer (binary search).
+ * @profiles:  the profiles; each group's are consecutive.
+ */
+struct kp_profile_index {
+	struct rcu_head rcu;
+	unsigned int nr;
+	unsigned int nr_system;
+	unsigned int nr_groups;
+	struct kp_profile_group *groups;
+	struct kp_profile *profiles[];
+};
+
+/**
+ * struct kp_profile_stat - a profile's statistics on one CPU; written by
+ *	that CPU's hit path only (this_cpu_inc(), NMI-safe on x86), summed
+ *	when read.
+ * @hits:	  see struct kp_profile.
+ * @outside:	  see struct kp_profile.
+ * @unavailable:  see struct kp_profile.
+ * @wrong_mode:	  see struct kp_profile.
+ * @not_dumpable: see struct kp_profile.
+ */
+struct kp_profile_stat {
+	u64 hits;
+	u64 outside;
+	u64 unavailable;
+	u64 wrong_mode;
+	u64 not_dumpable;
 };
 
 /**
  * struct kp_ptimer_cpu - ProfileTime on one CPU.
- * @timer:   the pinned hrtimer.
- * @set:     its profile set.
- * @running: @timer is started; protected by the set's @tlock.
+ * @timer:    the pinned hrtimer.
+ * @set:      its profile set.
+ * @running:  @timer is started.
+ * @offline:  the CPU is going or gone offline: @timer is not started.
+ * @expiries: expiries of @timer on this CPU since the set was made (a
+ *	      debug count: which CPUs ProfileTime interrupted).
+ *
+ * Written only on the CPU itself with interrupts off (profile_timer.c).
  */
 struct kp_ptimer_cpu {
 	struct hrtimer timer;
 	struct kp_profile_set *set;
 	bool running;
+	bool offline;
+	u64 expiries;
 };
 
 /**
@@ -103,11 +175,19 @@ struct kp_ptimer_cpu {
  * @sources:  the source model (intervals read lock-free).
  * @pmu:      the hardware layer counter sources are armed on.
  * @lock:     serialises start and stop; see the file comment.
- * @started:  started profiles, per source (RCU; writers hold @lock).
+ * @started:  started profiles, per source, in the order of their @tgid
+ *	      pointers, system-wide first (only under @lock).
+ * @index:    the hit path's snapshot of @started, per source (RCU;
+ *	      replaced under @lock).
+ * @release:  runs the deferred buffer releases of stop.
  * @consumer: receives the hardware layer's overflows (NMI).
- * @tlock:    protects @time_users and each CPU's @running; taken after
- *	      cpus_read_lock(), as the CPU hotplug callbacks run.
+ * @tlock:    protects @time_users; taken after cpus_read_lock(), as the
+ *	      CPU hotplug callbacks run.
  * @time_users: started ProfileTime profiles; the timers run while > 0.
+ * @time_hooked: the sched_switch probe is registered: the timers run
+ *	      only where ProfileTime counts the current task (written
+ *	      under @lock).
+ * @switch_tp: the sched_switch tracepoint, or NULL.
  * @timers:   per-CPU ProfileTime timers.
  * @no_regs:  timer expiries without interrupted registers (not counted).
  */
@@ -116,9 +196,13 @@ struct kp_profile_set {
 	struct kp_pmu *pmu;
 	struct mutex lock;	/* start and stop; see above */
 	struct list_head started[KP_SOURCE_LIMIT];
+	struct kp_profile_index __rcu *index[KP_SOURCE_LIMIT];
+	struct workqueue_struct *release;
 	struct kp_overflow_consumer consumer;
-	struct mutex tlock;	/* @time_users, per-CPU @running */
+	struct mutex tlock;	/* @time_users */
 	unsigned int time_users;
+	bool time_hooked;
+	struct tracepoint *switch_tp;
 	struct kp_ptimer_cpu __percpu *timers;
 	atomic64_t no_regs;
 };
@@ -148,21 +232,22 @@ struct kp_profile_set {
  * @cpus:	 otherwise, the CPUs.
  * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
  *		 for a profile a test creates.
+ * @refs:	 the fd's reference, plus one per buffer release pending.
  * @started:	 between start and stop; protected by the set's @lock.
  * @node:	 on the set's @started[@source] list while started.
  * @buf:	 the pinned buffer while started (RCU; written under @lock).
- * @hits:	 interrupts counted in a bucket.
- * @outside:	 interrupts whose task matched but ip was out of range.
- * @unavailable: interrupts that matched while the buffer was not there
- *		 (a stop racing with them, or @buf_lost).
  * @buf_lost:	 the buffer's mapping changed since the last start: counts
  *		 would be invisible (profile_buf.c); set by the watch, read
  *		 by the hit path, cleared at start.
- * @wrong_mode:	 interrupts whose task matched but mode did not.
- * @not_dumpable: interrupts of the target not counted because it was not
- *		 dumpable (see @dumpable_only, @exec_stopped).
+ * @stat:	 per-CPU statistics: interrupts counted in a bucket (hits);
+ *		 whose task matched but ip was out of range (outside); that
+ *		 matched while the buffer was not there, a stop racing with
+ *		 them or @buf_lost (unavailable); whose task matched but mode
+ *		 did not (wrong_mode); of the target not counted because it
+ *		 was not dumpable, see @dumpable_only, @exec_stopped
+ *		 (not_dumpable).
  *
- * Everything above @started is immutable after creation.
+ * Everything above @refs is immutable after creation.
  */
 struct kp_profile {
 	struct kp_profile_set *set;
@@ -181,16 +266,13 @@ struct kp_profile {
 	cpumask_var_t cpus;
 	struct mm_struct *mm;
 
+	refcount_t refs;
 	bool started;
 	struct list_head node;
 	struct kp_profile_buf __rcu *buf;
 	bool buf_lost;
 
-	atomic64_t hits;
-	atomic64_t outside;
-	atomic64_t unavailable;
-	atomic64_t wrong_mode;
-	atomic64_t not_dumpable;
+	struct kp_profile_stat __percpu *stat;
 };
 
 /**
@@ -252,9 +334,17 @@ struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,
 					  bool *lost);
 void kp_profile_buf_release(struct kp_profile_buf *buf);
 
+/* profile_index.c */
+const struct kp_profile_group *
+kp_profile_index_find(const struct kp_profile_index *idx,
+		      const struct pid *tgid);
+void kp_profile_index_link(struct kp_profile_set *set, struct kp_profile *p);
+int kp_profile_index_rebuild(struct kp_profile_set *set, u32 source, gfp_t gfp);
+void kp_profile_index_remove(struct kp_profile_set *set, struct kp_profile *p);
+
 /* profile_hit.c */
-void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
-void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+bool kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
+bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs);
 
 /* profile_exec.c */
@@ -267,6 +357,8 @@ int kp_ptimer_init(struct kp_profile_set *set);
 void kp_ptimer_exit(struct kp_profile_set *set);
 void kp_ptimer_get(struct kp_profile_set *set);
 void kp_ptimer_put(struct kp_profile_set *set);
+void kp_ptimer_update(struct kp_profile_set *set);
+bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task);
 void kp_ptimer_cpu_online(struct kp_profile_set *set);
 void kp_ptimer_cpu_offline(struct kp_profile_set *set);
 enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer);

@@ -57,14 +57,19 @@ static void kp_profile_on_exec(void *data, struct task_struct *task,
 void kp_profile_exec(struct kp_profile_set *set, struct task_struct *task)
 {
 	struct pid *tgid = task_tgid(task);
-	struct kp_profile *p;
-	unsigned int i;
+	const struct kp_profile_group *g;
+	const struct kp_profile_index *idx;
+	unsigned int i, j;
 
 	rcu_read_lock();
-	for (i = 0; i < KP_SOURCE_LIMIT; i++)
-		list_for_each_entry_rcu(p, &set->started[i], node)
-			if (p->tgid == tgid)
-				WRITE_ONCE(p->exec_stopped, true);
+	for (i = 0; i < KP_SOURCE_LIMIT; i++) {
+		idx = rcu_dereference(set->index[i]);
+		g = idx ? kp_profile_index_find(idx, tgid) : NULL;
+		if (!g)
+			continue;
+		for (j = g->first; j < g->first + g->nr; j++)
+			WRITE_ONCE(idx->profiles[j]->exec_stopped, true);
+	}
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_exec);

@@ -13,15 +13,18 @@
  * wraps.
  *
  * Context: NMI (counter sources) or hardirq (ProfileTime's hrtimer).  No
- * locks, no allocation: an RCU walk of the source's started profiles,
- * reads of immutable fields and atomics.  See profile.h for how stop
- * waits for this path.
+ * locks, no allocation: the source's RCU-published index snapshot
+ * (profile_index.c) gives the system-wide profiles and, by binary search,
+ * those of the interrupted process; profiles of other processes are not
+ * visited.  Reads of immutable fields, an atomic increment of the bucket,
+ * per-CPU statistics.  See profile.h for how stop waits for this path.
  */
 #include <linux/atomic.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
-#include <linux/rculist.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/smp.h>
 
@@ -78,24 +81,24 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 	if (p->tgid && p->tgid != s->tgid)
 		return;
 	if (kp_profile_hides(p, s)) {
-		atomic64_inc(&p->not_dumpable);
+		this_cpu_inc(p->stat->not_dumpable);
 		return;
 	}
 	if (!kp_profile_mode_ok(p, s->user)) {
-		atomic64_inc(&p->wrong_mode);
+		this_cpu_inc(p->stat->wrong_mode);
 		return;
 	}
 	if (s->ip - p->base >= p->size) {
-		atomic64_inc(&p->outside);
+		this_cpu_inc(p->stat->outside);
 		return;
 	}
 	buf = rcu_dereference(p->buf);
 	if (!buf || READ_ONCE(p->buf_lost)) {
-		atomic64_inc(&p->unavailable);
+		this_cpu_inc(p->stat->unavailable);
 		return;
 	}
 	atomic_inc(kp_profile_bucket(buf, (s->ip - p->base) >> p->shift));
-	atomic64_inc(&p->hits);
+	this_cpu_inc(p->stat->hits);
 }
 
 /**
@@ -103,21 +106,39 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
  * @set: the profiles.
  * @s:   the interrupt.
  *
- * A profile whose CPU set or target does not match is not touched; one
- * whose task matched but whose mode, range or buffer did not counts the
- * miss in its statistics (wrong_mode, outside, unavailable).
+ * A profile whose CPU set or target does not match is not touched (one of
+ * another process is not even visited); one whose task matched but whose
+ * mode, range or buffer did not counts the miss in its per-CPU statistics
+ * (wrong_mode, outside, unavailable).
  * Context: any, NMI included; no locks, no allocation.
+ *
+ * Return: whether a started profile of the source is system-wide or of
+ * the interrupted process (ProfileTime keeps ticking on this CPU).
  */
-void kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s)
+bool kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s)
 {
-	struct kp_profile *p;
+	const struct kp_profile_group *g = NULL;
+	const struct kp_profile_index *idx;
+	bool any = false;
+	unsigned int i;
 
 	if (unlikely(s->source >= KP_SOURCE_LIMIT))
-		return;
+		return false;
 	rcu_read_lock();
-	list_for_each_entry_rcu(p, &set->started[s->source], node)
-		kp_profile_hit_one(p, s);
+	idx = rcu_dereference(set->index[s->source]);
+	if (!idx)
+		goto out;
+	for (i = 0; i < idx->nr_system; i++)
+		kp_profile_hit_one(idx->profiles[i], s);
+	if (s->tgid)
+		g = kp_profile_index_find(idx, s->tgid);
+	if (g)
+		for (i = g->first; i < g->first + g->nr; i++)
+			kp_profile_hit_one(idx->profiles[i], s);
+	any = idx->nr_system || g;
+out:
 	rcu_read_unlock();
+	return any;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_hit);
 NOKPROBE_SYMBOL(kp_profile_hit);
@@ -131,8 +152,10 @@ NOKPROBE_SYMBOL(kp_profile_hit);
  *	    the mode (as perf's sampling takes them).
  *
  * Context: NMI or hardirq, on the CPU that was interrupted.
+ *
+ * Return: as kp_profile_hit().
  */
-void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs)
 {
 	struct kp_sample s = {
@@ -145,7 +168,7 @@ void kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 		.dumpable = kp_task_dumpable(current),
 	};
 
-	kp_profile_hit(set, &s);
+	return kp_profile_hit(set, &s);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_sample_regs);
 NOKPROBE_SYMBOL(kp_profile_sample_regs);

@@ -1,25 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profile_timer.c - ProfileTime: a pinned hrtimer on every online CPU,
- * running while at least one ProfileTime profile is started.
+ * profile_timer.c - ProfileTime: a pinned per-CPU hrtimer that runs on a
+ * CPU only while it can count something there.
  *
  * Each expiry samples the interrupted registers (get_irq_regs(), as
  * perf's cpu-clock event does) into the hit path, then re-arms the timer
  * with the source's interval as it is now, in 100 ns units: an interval
  * change (KPROFILE_IOC_SET_INTERVAL) applies from the next period.
  *
- * Locking: the set's @tlock protects @time_users and every CPU's
- * @running; it is taken after cpus_read_lock() (start, stop) or inside the
- * CPU hotplug callbacks, which hold the hotplug lock, so the set of CPUs
- * cannot change under it.  The callback itself takes nothing.
+ * Where it runs: while a system-wide ProfileTime profile is started, on
+ * every online CPU; otherwise only on a CPU whose current task's process
+ * has a started ProfileTime profile (the TIME index snapshot,
+ * profile_index.c), as perf's per-task cpu-clock.  A sched_switch probe,
+ * registered while any ProfileTime profile is started, starts the timer
+ * when such a task is switched in and cancels it when the next task is
+ * not one; an expiry that finds its CPU running nothing to count stops
+ * too.  After every change of the TIME snapshot each CPU re-decides
+ * (kp_ptimer_update(), an IPI).  Without the sched_switch tracepoint the
+ * timers run on every CPU, as before.
+ *
+ * Locking: the set's @tlock protects @time_users; it is taken after
+ * cpus_read_lock() (start, stop) or inside the CPU hotplug callbacks,
+ * which hold the hotplug lock, so the set of CPUs cannot change under it.
+ * The probe is registered and unregistered (@time_hooked written) under
+ * the set's @lock alone, which start and stop hold: the tracepoint code
+ * takes the hotplug lock inside its own mutex.  A CPU's @running and its timer are
+ * touched only on that CPU with interrupts off (the expiry, the
+ * sched_switch probe, IPIs of on_each_cpu(), the hotplug callbacks with
+ * interrupts disabled), so they need no lock; the expiry and the probe
+ * take none and allocate nothing.
  */
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/ktime.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <asm/irq_regs.h>
 
 #include "compat.h"
+#include "kprofile.h"
 #include "profile.h"
 
 /* ProfileTime's interval is in 100 ns units. */
@@ -31,42 +55,141 @@ static ktime_t kp_ptimer_period(struct kp_profile_set *set)
 }
 
 /**
+ * kp_ptimer_wanted() - whether ProfileTime can count @task on this CPU.
+ * @set:  the set.
+ * @task: the task that runs (or is switched in) here.
+ *
+ * Context: any, interrupts off included; no locks.
+ *
+ * Return: true while a system-wide ProfileTime profile is started, or a
+ * profile of @task's process; always true without the sched_switch probe.
+ */
+bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task)
+{
+	const struct kp_profile_index *idx;
+	bool ret;
+
+	if (!READ_ONCE(set->time_hooked))
+		return true;
+	rcu_read_lock();
+	idx = rcu_dereference(set->index[KPROFILE_SOURCE_TIME]);
+	ret = idx && (idx->nr_system ||
+		      kp_profile_index_find(idx, task_tgid(task)));
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_wanted);
+
+/**
  * kp_ptimer_fn() - a ProfileTime expiry: sample, then re-arm one period
- *	ahead with the interval as it is now.
+ *	ahead with the interval as it is now, or stop when this CPU runs
+ *	nothing ProfileTime counts.
  * @timer: a CPU's timer (struct kp_ptimer_cpu).
  *
  * Context: hardirq (the hrtimer interrupt), where get_irq_regs() are the
  * interrupted registers; without them (a test calling this directly) the
  * expiry is only counted in the set's @no_regs.
  *
- * Return: HRTIMER_RESTART.
+ * Return: HRTIMER_RESTART, or HRTIMER_NORESTART when stopping.
  */
 enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
 {
 	struct kp_ptimer_cpu *tc = container_of(timer, struct kp_ptimer_cpu,
 						timer);
 	struct pt_regs *regs = get_irq_regs();
+	bool wanted;
 
-	if (regs)
-		kp_profile_sample_regs(tc->set, KPROFILE_SOURCE_TIME, regs);
-	else
+	tc->expiries++;
+	if (regs) {
+		/* The hit path looked the current process up already. */
+		wanted = kp_profile_sample_regs(tc->set, KPROFILE_SOURCE_TIME,
+						regs) ||
+			 !READ_ONCE(tc->set->time_hooked);
+	} else {
 		atomic64_inc(&tc->set->no_regs);
+		wanted = kp_ptimer_wanted(tc->set, current);
+	}
+	if (!wanted) {
+		tc->running = false;
+		return HRTIMER_NORESTART;
+	}
 	hrtimer_forward_now(timer, kp_ptimer_period(tc->set));
 	return HRTIMER_RESTART;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_fn);
 
-/* On the CPU concerned, with interrupts off or bound to it. */
-static void kp_ptimer_start_this_cpu(void *info)
+/* This CPU's timer on or off; on the CPU, interrupts off. */
+static void kp_ptimer_set_this_cpu(struct kp_profile_set *set, bool on)
 {
-	struct kp_profile_set *set = info;
 	struct kp_ptimer_cpu *tc = this_cpu_ptr(set->timers);
 
-	if (tc->running)
+	lockdep_assert_irqs_disabled();
+	if (on && !tc->running && !tc->offline) {
+		tc->running = true;
+		hrtimer_start(&tc->timer, kp_ptimer_period(set),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	} else if (!on && tc->running) {
+		/* Not running here: interrupts are off on its only CPU. */
+		hrtimer_try_to_cancel(&tc->timer);
+		tc->running = false;
+	}
+}
+
+/* IPI: re-decide with the current task. */
+static void kp_ptimer_update_this_cpu(void *info)
+{
+	struct kp_profile_set *set = info;
+
+	bool on = READ_ONCE(set->time_users) && kp_ptimer_wanted(set, current);
+
+	kp_ptimer_set_this_cpu(set, on);
+}
+
+/* IPI: stop this CPU's timer. */
+static void kp_ptimer_stop_this_cpu(void *info)
+{
+	kp_ptimer_set_this_cpu(info, false);
+}
+
+static KP_SCHED_SWITCH_PROBE(kp_ptimer_on_switch)
+{
+	struct kp_profile_set *set = data;
+
+	if (!READ_ONCE(set->time_users))
 		return;
-	tc->running = true;
-	hrtimer_start(&tc->timer, kp_ptimer_period(set),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	kp_ptimer_set_this_cpu(set, kp_ptimer_wanted(set, next));
+}
+
+static void kp_ptimer_tp_match(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		*(struct tracepoint **)priv = tp;
+}
+
+/*
+ * The first ProfileTime start: hook context switches.  Under the set's
+ * @lock only: registering takes tracepoints_mutex, then the CPU hotplug
+ * lock (static calls), which is taken before @tlock.
+ */
+static void kp_ptimer_hook(struct kp_profile_set *set)
+{
+	lockdep_assert_held(&set->lock);
+	if (!set->switch_tp ||
+	    tracepoint_probe_register(set->switch_tp, kp_ptimer_on_switch,
+				      set))
+		return;	/* every CPU, as without the probe */
+	WRITE_ONCE(set->time_hooked, true);
+}
+
+/* The last ProfileTime stop: unhook; as kp_ptimer_hook().  Sleeps. */
+static void kp_ptimer_unhook(struct kp_profile_set *set)
+{
+	lockdep_assert_held(&set->lock);
+	if (!set->time_hooked)
+		return;
+	tracepoint_probe_unregister(set->switch_tp, kp_ptimer_on_switch, set);
+	tracepoint_synchronize_unregister();
+	WRITE_ONCE(set->time_hooked, false);
 }
 
 /**
@@ -81,15 +204,21 @@ int kp_ptimer_init(struct kp_profile_set *set)
 
 	mutex_init(&set->tlock);
 	set->time_users = 0;
+	set->time_hooked = false;
+	set->switch_tp = NULL;
+	for_each_kernel_tracepoint(kp_ptimer_tp_match, &set->switch_tp);
 	atomic64_set(&set->no_regs, 0);
 	set->timers = alloc_percpu(struct kp_ptimer_cpu);
-	if (!set->timers)
+	if (!set->timers) {
+		mutex_destroy(&set->tlock);
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		struct kp_ptimer_cpu *tc = per_cpu_ptr(set->timers, cpu);
 
 		tc->set = set;
 		tc->running = false;
+		tc->expiries = 0;
 		kp_compat_hrtimer_setup(&tc->timer, kp_ptimer_fn,
 					CLOCK_MONOTONIC,
 					HRTIMER_MODE_REL_PINNED_HARD);
@@ -111,50 +240,70 @@ void kp_ptimer_exit(struct kp_profile_set *set)
 
 /**
  * kp_ptimer_get() - one more started ProfileTime profile; the first
- *	starts the timer on every online CPU.
+ *	hooks context switches (the timers start with kp_ptimer_update()).
  * @set: the set.
  *
- * Context: process; takes cpus_read_lock() and @set->tlock.
+ * Context: process; the set's @lock held; takes cpus_read_lock() and
+ * @set->tlock.
  */
 void kp_ptimer_get(struct kp_profile_set *set)
 {
+	bool first;
+
+	lockdep_assert_held(&set->lock);
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
-	if (!set->time_users++)
-		on_each_cpu(kp_ptimer_start_this_cpu, set, 1);
+	first = !set->time_users++;
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
+	if (first)
+		kp_ptimer_hook(set);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_get);
 
 /**
- * kp_ptimer_put() - one started ProfileTime profile fewer; the last stops
- *	the timer everywhere.
+ * kp_ptimer_update() - every online CPU re-decides whether its timer
+ *	runs: after the TIME index snapshot changed.
  * @set: the set.
  *
- * On return no timer of @set runs or will run (hrtimer_cancel() waits
- * for a running callback, which would re-arm).
- * Context: process; sleeps.
+ * Context: process; takes cpus_read_lock() and @set->tlock.
+ */
+void kp_ptimer_update(struct kp_profile_set *set)
+{
+	cpus_read_lock();
+	mutex_lock(&set->tlock);
+	if (set->time_users)
+		on_each_cpu(kp_ptimer_update_this_cpu, set, 1);
+	mutex_unlock(&set->tlock);
+	cpus_read_unlock();
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_update);
+
+/**
+ * kp_ptimer_put() - one started ProfileTime profile fewer; the last
+ *	unhooks context switches and stops the timer everywhere.
+ * @set: the set.
+ *
+ * On return from the last put no timer of @set runs or will run.
+ * Context: process; the set's @lock held; sleeps.
  */
 void kp_ptimer_put(struct kp_profile_set *set)
 {
-	unsigned int cpu;
+	bool last;
 
+	lockdep_assert_held(&set->lock);
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
-	if (WARN_ON_ONCE(!set->time_users))
-		goto out;
-	if (--set->time_users)
-		goto out;
-	for_each_possible_cpu(cpu) {
-		struct kp_ptimer_cpu *tc = per_cpu_ptr(set->timers, cpu);
-
-		if (!tc->running)
-			continue;
-		hrtimer_cancel(&tc->timer);
-		tc->running = false;
-	}
-out:
+	last = !WARN_ON_ONCE(!set->time_users) && !--set->time_users;
+	mutex_unlock(&set->tlock);
+	cpus_read_unlock();
+	if (!last)
+		return;
+	kp_ptimer_unhook(set);	/* the probe starts no timer now */
+	cpus_read_lock();
+	mutex_lock(&set->tlock);
+	if (!set->time_users)
+		on_each_cpu(kp_ptimer_stop_this_cpu, set, 1);
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 }
@@ -162,7 +311,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_put);
 
 /**
  * kp_ptimer_cpu_online() - CPU hotplug: start this CPU's timer if
- *	ProfileTime is running.
+ *	ProfileTime counts what runs here.
  * @set: the set.
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
@@ -170,11 +319,10 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_put);
 void kp_ptimer_cpu_online(struct kp_profile_set *set)
 {
 	mutex_lock(&set->tlock);
-	if (set->time_users) {
-		preempt_disable();
-		kp_ptimer_start_this_cpu(set);
-		preempt_enable();
-	}
+	local_irq_disable();
+	this_cpu_ptr(set->timers)->offline = false;
+	kp_ptimer_update_this_cpu(set);
+	local_irq_enable();
 	mutex_unlock(&set->tlock);
 }
 
@@ -190,9 +338,10 @@ void kp_ptimer_cpu_offline(struct kp_profile_set *set)
 
 	mutex_lock(&set->tlock);
 	tc = raw_cpu_ptr(set->timers);
-	if (tc->running) {
-		hrtimer_cancel(&tc->timer);
-		tc->running = false;
-	}
+	local_irq_disable();
+	tc->offline = true;	/* the sched_switch probe starts it no more */
+	tc->running = false;
+	local_irq_enable();
+	hrtimer_cancel(&tc->timer);
 	mutex_unlock(&set->tlock);
 }

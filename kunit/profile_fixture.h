@@ -21,7 +21,7 @@
 #include "../kmod/profile.h"
 #include "pmu_fixture.h"
 
-#define KP_PROF_FIX_MAX		8
+#define KP_PROF_FIX_MAX		320
 #define KP_PROF_COUNTER		KPROFILE_SOURCE_BRANCH_MISPREDICTIONS
 
 /**

@@ -6,13 +6,16 @@
  * kernel: this test, idle CPUs) and every hit is in its bucket; the
  * timers run while at least one ProfileTime profile is started and are
  * gone, on every CPU, after the last stops; nothing counts after stop; an
- * interval change applies from the next period.
+ * interval change applies from the next period; a process's profile
+ * interrupts only the CPUs its threads run on.
  */
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/jiffies.h>
+#include <linux/sched.h>
 
 #include "profile_fixture.h"
 #include "sources_fixture.h"
@@ -135,10 +138,67 @@ static void kp_time_interval_next_period(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->set.no_regs), 1LL);
 }
 
+static u64 expiries(struct kp_prof_fix *f, unsigned int cpu)
+{
+	return READ_ONCE(per_cpu_ptr(f->set.timers, cpu)->expiries);
+}
+
+/*
+ * A process's ProfileTime profile interrupts only the CPUs its threads
+ * run on, as perf's per-task cpu-clock: with the test's one-thread
+ * process pinned to CPU 0, CPU 1 takes no expiry while the profile runs
+ * (it took one every period on every CPU before).  A system-wide profile
+ * still interrupts CPU 1.
+ */
+static void kp_time_only_where_target_runs(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	unsigned long end = jiffies + 20 * HZ;
+	struct kp_profile *p, *sys;
+	cpumask_var_t old;
+	u64 e0, e1;
+
+	if (!cpu_online(0) || !cpu_online(1))
+		kunit_skip(test, "needs CPUs 0 and 1 online");
+	if (!f->set.switch_tp)
+		kunit_skip(test, "no sched_switch tracepoint: every CPU ticks");
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old, GFP_KERNEL));
+	cpumask_copy(old, current->cpus_ptr);
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(0)), 0);
+
+	p = kp_prof_new(f, TIME, KPROFILE_TARGET_SELF, KPROFILE_MODE_BOTH,
+			KBASE, KSIZE, 31, NULL);
+	e0 = expiries(f, 0);
+	e1 = expiries(f, 1);
+	kp_prof_start(f, p);
+	KUNIT_EXPECT_TRUE(test, f->set.time_hooked);
+	/* Run (the timer samples this thread), and sleep (it stops). */
+	while (kp_prof_stat(p, "hits") < 20 && time_before(jiffies, end)) {
+		mdelay(5);
+		msleep(20);
+	}
+	KUNIT_EXPECT_EQ(test, kp_profile_stop(p), 0);
+	KUNIT_EXPECT_GE(test, kp_prof_stat(p, "hits"), 20ULL);
+	KUNIT_EXPECT_GT(test, expiries(f, 0), e0);
+	KUNIT_EXPECT_EQ(test, expiries(f, 1), e1);
+
+	sys = kp_prof_new(f, TIME, KPROFILE_TARGET_SYSTEM, KPROFILE_MODE_BOTH,
+			  KBASE, KSIZE, 31, NULL);
+	kp_prof_start(f, sys);
+	while (expiries(f, 1) == e1 && time_before(jiffies, end))
+		msleep(20);
+	KUNIT_EXPECT_GT(test, expiries(f, 1), e1);
+	KUNIT_EXPECT_EQ(test, kp_profile_stop(sys), 0);
+
+	set_cpus_allowed_ptr(current, old);
+	free_cpumask_var(old);
+}
+
 static struct kunit_case kp_profile_time_cases[] = {
 	KUNIT_CASE(kp_time_samples_kernel),
 	KUNIT_CASE(kp_time_refcount),
 	KUNIT_CASE(kp_time_interval_next_period),
+	KUNIT_CASE(kp_time_only_where_target_runs),
 	{}
 };
 
