@@ -22,11 +22,11 @@
 #include <linux/pid.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
-#include <linux/workqueue.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "compat.h"
 #include "kprofile.h"

@@ -17,7 +17,8 @@
  * (profile_index.c) gives the system-wide profiles and, by binary search,
  * those of the interrupted process; profiles of other processes are not
  * visited.  Reads of immutable fields, an atomic increment of the bucket,
- * per-CPU statistics.  See profile.h for how stop waits for this path.
+ * per-CPU statistics.  See profile.h for how stop keeps a buffer and its
+ * profile alive until this path cannot see them.
  */
 #include <linux/atomic.h>
 #include <linux/kprobes.h>
