@@ -28,6 +28,12 @@ printf '%s\n' "$out" | grep -A2 '^FAIL: t/b$' | grep -qx '  | AssertionError: 3 
 check "the failure shows the diagnostic before it" $?
 ! printf '%s\n' "$out" | grep -q '  | about a'; check "and not the one of the passed result" $?
 
+# And the diagnostics after it, up to the next result.
+out=$(printf '%s\n' '1..2' 'not ok 1 - a' "# got '3', want '4'" 'ok 2 - b' '# about b' | run)
+printf '%s\n' "$out" | grep -A1 '^FAIL: t/a$' | grep -qx "  | got '3', want '4'"
+check "the failure shows the diagnostic after it" $?
+! printf '%s\n' "$out" | grep -q '  | about b'; check "and not those after the next result" $?
+
 # A console: kernel lines between results, a subtest that never ends.
 out=$(printf '%s\n' '1..2' '[    1.0] kprofile: loaded' 'ok 1 - a' '    # Subtest: s' \
 	'    1..3' '    ok 1 - x' '[   9.9] Oops: int3' | run)

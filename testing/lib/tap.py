@@ -33,8 +33,9 @@ PLAN = re.compile(r'^(?P<ind> *)1\.\.(?P<n>\d+)')
 SUBTEST = re.compile(r'^(?P<ind> *)# Subtest: (?P<name>.*)$')
 STAMP = re.compile(r'^\[\s*\d+\.\d+\] ')
 DIAG = re.compile(r'^ *# ?(?P<text>.*)$')
-# How many diagnostic lines before a failed result are shown with it (the
-# end of a guest test's output, where a unittest traceback is).
+# How many diagnostic lines before a failed result, and after it, are
+# shown with it (the end of a guest test's output, where a unittest
+# traceback is; the "got/want" that follows "not ok").
 DIAG_SHOWN = 30
 
 
@@ -55,6 +56,9 @@ class Tally:
         self.quiet = quiet
         # The diagnostics printed since the last result: why it failed.
         self.diag = collections.deque(maxlen=DIAG_SHOWN)
+        # How many diagnostics after a failed result are still shown (TAP
+        # puts "got/want" after "not ok").
+        self.after = 0
 
     def fail(self, what):
         self.failed += 1
@@ -73,6 +77,7 @@ class Tally:
             self.fail(path)
             for text in self.diag:
                 print(f'  | {text}')
+            self.after = DIAG_SHOWN
 
 
 def parse(lines, args, tally):
@@ -101,7 +106,11 @@ def parse(lines, args, tally):
             d = DIAG.match(line)
             if d:
                 tally.diag.append(d['text'])
+                if tally.after:
+                    tally.after -= 1
+                    print(f'  | {d["text"]}')
             continue
+        tally.after = 0
         depth = len(m['ind']) // 4
         while depth > len(stack) - 1:
             stack.append(Group(len(stack), None, tally.failed))
