@@ -45,14 +45,13 @@ kp_kernels >/dev/null || exit 2
 logs=$KP_BUILD/check
 rm -rf "$logs"
 mkdir -p "$logs"
-total_pass=0 total_fail=0 total_skip=0
+: >"$logs/counts"
 start=$(date +%s)
 
-# record NAME PASS FAIL SKIP
+# record NAME PASS FAIL SKIP (into $logs/counts: layers that run in a
+# lane of their own, a subshell, count too)
 record() {
-	total_pass=$((total_pass + $2))
-	total_fail=$((total_fail + $3))
-	total_skip=$((total_skip + $4))
+	echo "$1 $2 $3 $4" >>"$logs/counts"
 	printf '== %-24s %4d passed, %d failed, %d skipped  (%ds)\n' "$1" "$2" "$3" "$4" \
 		$(($(date +%s) - start))
 }
@@ -208,14 +207,36 @@ if have kunit && kp_kernel_selected 6.1; then
 	run_counted kunit-plain "$KP_ROOT/testing/kunit/run.sh" plain
 	run_counted kunit-debug "$KP_ROOT/testing/kunit/run.sh" debug
 fi
-if have vm && kp_kernel_selected 6.1; then
-	run_counted vm-intel vm_tests intel
-	run_counted vm-amd vm_tests amd
-fi
-if have bench && kp_kernel_selected 6.1; then
-	run_counted bench-smoke "$KP_ROOT/testing/bench/run.sh" --smoke
-fi
-if have debugvm; then
+# The VM layers run in two lanes, side by side: QEMU runs each guest on one
+# host thread (testing/vm/boot.sh), so two guests use the two cores that
+# one left half idle.  Lane 1 (its lines show as they come): the guest
+# suite in Debian's kernel, the bench's smoke run, then the kernel
+# matrix.  Lane 2 (its lines follow lane 1's): the debug kernel.
+# They share no build: kbuild.sh and kp_build_progs lock what they write,
+# and the debug kernel's tree is built above (kunit-debug).
+# KP_CHECK_LANES=1 runs them one after the other.
+lane_guests() {
+	if have vm && kp_kernel_selected 6.1; then
+		run_counted vm-intel vm_tests intel
+		run_counted vm-amd vm_tests amd
+	fi
+	if have bench && kp_kernel_selected 6.1; then
+		run_counted bench-smoke "$KP_ROOT/testing/bench/run.sh" --smoke
+	fi
+	if have matrix; then
+		while read -r layer k; do
+			# The kunit layer's kunit-plain is this very run on 6.1.
+			if [ "$layer $k" = "kunit 6.1" ] && have kunit; then
+				echo "-- kunit-6.1: is kunit-plain above"
+				continue
+			fi
+			run_counted "$layer-$k" "$KP_ROOT/testing/matrix/kunit.sh" "$layer" "$k"
+		done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
+		matrix_debian_layers
+	fi
+}
+lane_debug() {
+	have debugvm || return 0
 	run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
 	# On AMD, the scripts whose paths depend on the CPU model (detection,
 	# the source tables, the hardware layer); the others run above on
@@ -223,23 +244,25 @@ if have debugvm; then
 	# matrix's AMD lines.
 	run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd \
 		--steps "suite leak" --tests "10-info 20-sources 40-hwlayer"
-fi
-if have matrix; then
-	while read -r layer k; do
-		# The kunit layer's kunit-plain is this very run on 6.1.
-		if [ "$layer $k" = "kunit 6.1" ] && have kunit; then
-			echo "-- kunit-6.1: is kunit-plain above"
-			continue
-		fi
-		run_counted "$layer-$k" "$KP_ROOT/testing/matrix/kunit.sh" "$layer" "$k"
-	done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
-	matrix_debian_layers
+}
+if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && have debugvm; then
+	echo "-- (the debug-kernel layers run beside these; their lines follow)"
+	lane_debug >"$logs/lane-debug.out" 2>&1 &
+	debug_pid=$!
+	lane_guests
+	wait "$debug_pid" || true
+	cat "$logs/lane-debug.out"
+else
+	lane_guests
+	lane_debug
 fi
 if have static; then
 	run_counted checkpatch "$KP_ROOT/testing/static/checkpatch.sh"
 	run_counted sparse "$KP_ROOT/testing/static/sparse.sh"
 fi
 
+read -r total_pass total_fail total_skip < <(awk '{ p += $2; f += $3; s += $4 }
+	END { print p + 0, f + 0, s + 0 }' "$logs/counts" 2>/dev/null || echo "0 1 0")
 echo "($total_skip skipped; logs in $logs; $(($(date +%s) - start)) s)"
 echo "$total_pass passed, $total_fail failed"
-[ $total_fail = 0 ]
+[ "$total_fail" = 0 ]

@@ -45,8 +45,16 @@ kp_scan_console() {
 }
 
 # kp_build_progs: compile testing/guest/progs/*.c statically into
-# $KP_BUILD/guest-progs (only what changed); print that directory.
+# $KP_BUILD/guest-progs (only what changed); print that directory.  Under
+# a lock: make check builds guest images in two lanes at once.
 kp_build_progs() {
+	mkdir -p "$KP_BUILD"
+	(
+		flock 8
+		kp_build_progs_locked
+	) 8>"$KP_BUILD/guest-progs.lock"
+}
+kp_build_progs_locked() {
 	local out=$KP_BUILD/guest-progs src bin
 	mkdir -p "$out"
 	for src in "$KP_ROOT"/testing/guest/progs/*.c; do
