@@ -21,14 +21,6 @@ using namespace kprofile::record;
 
 namespace {
 
-const Symbol *by_name(const SymbolTable &t, const std::string &name)
-{
-	for (const auto &s : t.symbols())
-		if (s.name == name)
-			return &s;
-	return nullptr;
-}
-
 // The file offset loaded at ELF address @vaddr.
 std::uint64_t offset_of(const ElfObject &obj, std::uint64_t vaddr)
 {
@@ -84,7 +76,7 @@ int main(int argc, char **argv)
 		return r;
 	};
 	auto hit = [&](RangeRecord &r, const char *name, std::uint32_t n) {
-		const Symbol *s = by_name(obj->symbols(), name);
+		const Symbol *s = obj->symbols().named(name);
 		if (!s) {
 			std::fprintf(stderr, "kp_make_record: %s has no %s\n", so.c_str(), name);
 			std::exit(2);

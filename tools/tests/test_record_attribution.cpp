@@ -5,9 +5,12 @@
 // segment still resolves.
 #include <gtest/gtest.h>
 
+#include "record_test_util.h"
+
 #include "record/report_model.h"
 
 using namespace kprofile::record;
+using kprofile::record::test::row;
 
 namespace {
 
@@ -56,21 +59,9 @@ ProfileData recording(const std::vector<std::pair<std::uint64_t, std::uint32_t>>
 		r.buckets[(off - 0x1000) >> shift] += n;
 		total += n;
 	}
-	RangeRecord all;
-	all.kind = RangeKind::CatchAll;
-	all.size = 1ULL << 47;
-	all.bucket_shift = 31;
-	all.buckets = {static_cast<std::uint32_t>(total)};
+	const RangeRecord all = test::catch_all(static_cast<std::uint32_t>(total));
 	d.ranges = {r, all};
 	return d;
-}
-
-const Row *row(const Report &rep, const std::string &sym)
-{
-	for (const auto &r : rep.rows)
-		if (r.symbol == sym)
-			return &r;
-	return nullptr;
 }
 
 // The symbols of the review's `mt` (gcc -O2, crt1 + crtbegin): the crt

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "record_test_util.h"
+
 #include "record/report_render.h"
 
 using namespace kprofile::record;
@@ -45,11 +47,7 @@ ProfileData data()
 	r.buckets.assign(0x20, 0);
 	r.buckets[1] = 5;
 	r.buckets[0x18] = 2;
-	RangeRecord all;
-	all.kind = RangeKind::CatchAll;
-	all.size = 1ULL << 47;
-	all.bucket_shift = 31;
-	all.buckets = {10};
+	const RangeRecord all = test::catch_all(10);
 	d.ranges = {r, all};
 	return d;
 }

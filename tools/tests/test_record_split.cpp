@@ -3,10 +3,13 @@
 // addresses as object+offset, the unattributed row, totals.
 #include <gtest/gtest.h>
 
+#include "record_test_util.h"
+
 #include "record/report_model.h"
 #include "record/report_view.h"
 
 using namespace kprofile::record;
+using kprofile::record::test::row;
 
 namespace {
 
@@ -48,21 +51,9 @@ ProfileData recording(std::vector<std::uint32_t> buckets, std::uint32_t catchall
 	r.bucket_shift = 6;	// 64-byte buckets
 	r.object = 0;
 	r.buckets = std::move(buckets);
-	RangeRecord all;
-	all.kind = RangeKind::CatchAll;
-	all.size = 1ULL << 47;
-	all.bucket_shift = 31;
-	all.buckets = {catchall};
+	const RangeRecord all = test::catch_all(catchall);
 	d.ranges = {r, all};
 	return d;
-}
-
-const Row *row(const Report &rep, const std::string &sym)
-{
-	for (const auto &r : rep.rows)
-		if (r.symbol == sym)
-			return &r;
-	return nullptr;
 }
 
 } // namespace

@@ -10,29 +10,17 @@
 
 using namespace kprofile::record;
 
-namespace {
-
-const Symbol *by_name(const SymbolTable &t, const std::string &name)
-{
-	for (const auto &s : t.symbols())
-		if (s.name == name)
-			return &s;
-	return nullptr;
-}
-
-} // namespace
-
 TEST(RecordSymbolize, FindsCAndDemangledCxxFunctionsInSymtab)
 {
 	std::string err;
 	auto obj = ElfObject::load(KP_FIXTURE_SO, &err);
 	ASSERT_TRUE(obj) << err;
 	EXPECT_EQ(obj->symbol_source(), "symtab");
-	EXPECT_NE(by_name(obj->symbols(), "kp_fixture_c_function"), nullptr);
-	EXPECT_NE(by_name(obj->symbols(), "kp_fixture_static_helper"), nullptr);
-	EXPECT_NE(by_name(obj->symbols(), "kpfix::Widget::compute(int) const"), nullptr);
-	EXPECT_NE(by_name(obj->symbols(), "kpfix::Widget::twice(long)"), nullptr);
-	EXPECT_EQ(by_name(obj->symbols(), "_ZN5kpfix6Widget5twiceEl"), nullptr)
+	EXPECT_NE(obj->symbols().named("kp_fixture_c_function"), nullptr);
+	EXPECT_NE(obj->symbols().named("kp_fixture_static_helper"), nullptr);
+	EXPECT_NE(obj->symbols().named("kpfix::Widget::compute(int) const"), nullptr);
+	EXPECT_NE(obj->symbols().named("kpfix::Widget::twice(long)"), nullptr);
+	EXPECT_EQ(obj->symbols().named("_ZN5kpfix6Widget5twiceEl"), nullptr)
 		<< "names must be demangled";
 }
 
@@ -40,7 +28,7 @@ TEST(RecordSymbolize, EveryAddressOfAFunctionResolvesToIt)
 {
 	auto obj = ElfObject::load(KP_FIXTURE_SO);
 	ASSERT_TRUE(obj);
-	const Symbol *f = by_name(obj->symbols(), "kp_fixture_c_function");
+	const Symbol *f = obj->symbols().named("kp_fixture_c_function");
 	ASSERT_NE(f, nullptr);
 	ASSERT_GT(f->end, f->start);
 	for (std::uint64_t a = f->start; a < f->end; a++)
@@ -56,10 +44,10 @@ TEST(RecordSymbolize, StrippedObjectFallsBackToDynsym)
 	EXPECT_EQ(stripped->symbol_source(), "dynsym");
 	EXPECT_FALSE(full->build_id().empty());
 	EXPECT_EQ(stripped->build_id(), full->build_id());
-	EXPECT_NE(by_name(stripped->symbols(), "kp_fixture_c_function"), nullptr);
-	EXPECT_NE(by_name(stripped->symbols(), "kpfix::Widget::twice(long)"), nullptr);
+	EXPECT_NE(stripped->symbols().named("kp_fixture_c_function"), nullptr);
+	EXPECT_NE(stripped->symbols().named("kpfix::Widget::twice(long)"), nullptr);
 	// The static helper is only in .symtab, which strip removed.
-	EXPECT_EQ(by_name(stripped->symbols(), "kp_fixture_static_helper"), nullptr);
+	EXPECT_EQ(stripped->symbols().named("kp_fixture_static_helper"), nullptr);
 	EXPECT_EQ(read_build_id(KP_FIXTURE_STRIPPED), full->build_id());
 }
 

@@ -9,21 +9,16 @@
 
 #include <gtest/gtest.h>
 
+#include "record_test_util.h"
+
 #include "record/resolver.h"
 #include "record/srcline.h"
 
 using namespace kprofile::record;
+using kprofile::record::test::row;
 namespace fs = std::filesystem;
 
 namespace {
-
-const Symbol *by_name(const SymbolTable &t, const std::string &name)
-{
-	for (const auto &s : t.symbols())
-		if (s.name == name)
-			return &s;
-	return nullptr;
-}
 
 // A recording of @recorded_path (a copy of @so) with @hits on @sym.
 ProfileData recording(const std::string &so, const std::string &recorded_path,
@@ -31,7 +26,7 @@ ProfileData recording(const std::string &so, const std::string &recorded_path,
 {
 	auto obj = ElfObject::load(so);
 	EXPECT_TRUE(obj);
-	const Symbol *s = obj ? by_name(obj->symbols(), sym) : nullptr;
+	const Symbol *s = obj ? obj->symbols().named(sym) : nullptr;
 	EXPECT_NE(s, nullptr) << sym;
 	ProfileData d;
 	d.sources = {{0, "ProfileTime", 10000, true}};
@@ -48,14 +43,6 @@ ProfileData recording(const std::string &so, const std::string &recorded_path,
 		r.buckets[(s->start + s->end) / 2 >> 2] = hits;
 	d.ranges = {r};
 	return d;
-}
-
-const Row *row(const Report &rep, const std::string &sym)
-{
-	for (const auto &r : rep.rows)
-		if (r.symbol == sym)
-			return &r;
-	return nullptr;
 }
 
 class TempDir {
@@ -106,7 +93,7 @@ TEST(RecordSymfs, SrclineComesFromTheDwarfLineTables)
 	ASSERT_TRUE(lt) << "the -g fixture has line tables";
 	auto obj = ElfObject::load(KP_FIXTURE_SO_G);
 	ASSERT_TRUE(obj);
-	const Symbol *f = by_name(obj->symbols(), "kp_fixture_c_function");
+	const Symbol *f = obj->symbols().named("kp_fixture_c_function");
 	ASSERT_NE(f, nullptr);
 	const std::string at = lt->lookup(f->start);
 	ASSERT_EQ(at.rfind("record_fixture_c.c:", 0), 0U) << at;

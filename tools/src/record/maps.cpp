@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // maps.cpp - /proc/PID/maps parsing and following.
 #include "record/maps.h"
+#include "record/text_scan.h"
 
 #include <algorithm>
 
@@ -18,43 +19,6 @@ namespace kprofile::record {
 
 namespace {
 
-// The next blank-separated word of @rest (spaces and tabs), consumed.
-std::string_view next_word(std::string_view &rest)
-{
-	std::size_t b = 0;
-
-	while (b < rest.size() && (rest[b] == ' ' || rest[b] == '\t'))
-		b++;
-	std::size_t e = b;
-	while (e < rest.size() && rest[e] != ' ' && rest[e] != '\t')
-		e++;
-	const std::string_view w = rest.substr(b, e - b);
-	rest.remove_prefix(e);
-	return w;
-}
-
-// All of @w as hex digits (1..16 of them).
-bool hex(std::string_view w, std::uint64_t &v)
-{
-	if (w.empty() || w.size() > 16)
-		return false;
-	v = 0;
-	for (char c : w) {
-		unsigned d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return false;
-		v = (v << 4) | d;
-	}
-	return true;
-}
-
 // One line, without its newline.  A hand-written scanner: record reads
 // a target's maps many times a second while its loader works (no
 // iostreams: they cost more than the kernel's generation of the text).
@@ -71,8 +35,8 @@ std::optional<Mapping> parse_line(std::string_view rest)
 	if (inode.empty() || dev.empty())
 		return std::nullopt;
 	const auto dash = range.find('-');
-	if (dash == std::string_view::npos || !hex(range.substr(0, dash), m.start) ||
-	    !hex(range.substr(dash + 1), m.end) || !hex(offset, m.offset))
+	if (dash == std::string_view::npos || !parse_hex(range.substr(0, dash), m.start) ||
+	    !parse_hex(range.substr(dash + 1), m.end) || !parse_hex(offset, m.offset))
 		return std::nullopt;
 	if (m.end <= m.start || perms.size() != 4)
 		return std::nullopt;

@@ -58,6 +58,14 @@ const Symbol *SymbolTable::find(std::uint64_t addr) const
 	return best;
 }
 
+const Symbol *SymbolTable::named(std::string_view name) const
+{
+	for (const auto &s : symbols_)
+		if (s.name == name)
+			return &s;
+	return nullptr;
+}
+
 std::vector<Overlap> SymbolTable::overlaps(std::uint64_t lo, std::uint64_t hi) const
 {
 	std::vector<Overlap> out;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kprofile::record {
@@ -40,6 +41,8 @@ public:
 	// The symbols overlapping [lo, hi), in address order, with the bytes
 	// of each inside the range.  Bytes in no symbol are not listed.
 	std::vector<Overlap> overlaps(std::uint64_t lo, std::uint64_t hi) const;
+	// The first symbol called @name (demangled, as stored), or nullptr.
+	const Symbol *named(std::string_view name) const;
 
 	bool empty() const { return symbols_.empty(); }
 	std::size_t size() const { return symbols_.size(); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // symbolize.cpp - ELF symbol tables, build-ids, demangling, kallsyms.
 #include "record/symbolize.h"
+#include "record/text_scan.h"
 
 #include <cxxabi.h>
 #include <fcntl.h>
@@ -219,47 +220,6 @@ std::string read_build_id(const std::string &path)
 
 	return elf ? build_id_of(elf.get()) : "";
 }
-
-namespace {
-
-// The next blank-separated word of @rest (spaces and tabs), consumed.
-std::string_view next_word(std::string_view &rest)
-{
-	std::size_t b = 0;
-
-	while (b < rest.size() && (rest[b] == ' ' || rest[b] == '\t'))
-		b++;
-	std::size_t e = b;
-	while (e < rest.size() && rest[e] != ' ' && rest[e] != '\t')
-		e++;
-	const std::string_view w = rest.substr(b, e - b);
-	rest.remove_prefix(e);
-	return w;
-}
-
-// All of @w as hex digits (at most 16), no sign or prefix.
-bool parse_hex(std::string_view w, std::uint64_t &v)
-{
-	if (w.empty() || w.size() > 16)
-		return false;
-	v = 0;
-	for (char c : w) {
-		unsigned d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			return false;
-		v = (v << 4) | d;
-	}
-	return true;
-}
-
-} // namespace
 
 // A hand-written scanner (memchr per line, no iostreams): /proc/kallsyms
 // has 100 000+ lines, and record reads it once per run.
