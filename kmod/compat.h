@@ -31,8 +31,9 @@
 
 /*
  * MSR accessors: rdmsrl_safe()/wrmsrl_safe() became rdmsrq_safe()/
- * wrmsrq_safe() in 6.16 ("x86/msr: Rename 'rdmsrl_safe()' to
- * 'rdmsrq_safe()'" and its wrmsr twin).
+ * wrmsrq_safe() in 6.16 (6fe22abacd40, "x86/msr: Rename 'rdmsrl_safe()'
+ * to 'rdmsrq_safe()'", and 6fa17efe4544, "x86/msr: Rename 'wrmsrl_safe()'
+ * to 'wrmsrq_safe()'").
  */
 #include <asm/msr.h>
 #if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
@@ -49,10 +50,11 @@
  *
  * perf_get_x86_pmu_capability() answers with perf's PMU version, counters
  * and width; it returns all zeros when perf initialised no PMU (and WARNs
- * on hybrid parts: callers must not ask there).  Since the 6.19 cycle it
- * is exported to KVM's modules only (EXPORT_SYMBOL_FOR_KVM, "module:kvm,..."
- * in Module.symvers), and not at all without KVM; compat.mk defines
- * KP_NO_PERF_CAPS_EXPORT then.  There,
+ * on hybrid parts: callers must not ask there).  Since 6.19 it is exported
+ * to KVM's modules only (6276c67f2bc4, "x86: Restrict KVM-induced symbol
+ * exports to KVM modules where obvious/possible": EXPORT_SYMBOL_FOR_KVM,
+ * "module:kvm,..." in Module.symvers), and not at all without KVM;
+ * compat.mk defines KP_NO_PERF_CAPS_EXPORT then.  There,
  * ask perf whether it can create a hardware event at all: the "cpu" PMU
  * (PERF_TYPE_RAW) exists only when perf's hardware check passed at boot,
  * and -ENOENT means no PMU took the event.  The event is created disabled
@@ -102,9 +104,13 @@ static inline bool kp_compat_perf_caps(u32 *version, u32 *counters,
 #endif
 
 /*
- * CPU feature bits detection asks about that older kernels lack
- * (PERFMON_V2 since 6.0, HYBRID_CPU and RTM_ALWAYS_ABORT since 5.13):
- * there the answer is "no", as the kernel itself would not know them.
+ * CPU feature bits detection asks about that older kernels lack: there
+ * the answer is "no", as the kernel itself would not know them.
+ * HYBRID_CPU since 5.13 (a161545ab53b, "x86/cpufeatures: Enumerate Intel
+ * Hybrid Technology feature bit"), RTM_ALWAYS_ABORT since 5.14
+ * (1348924ba816, "x86/msr: Define new bits in TSX_FORCE_ABORT MSR"),
+ * PERFMON_V2 since 5.19 (d6d0c7f681fd, "x86/cpufeatures: Add PerfMonV2
+ * feature bit").
  */
 #include <asm/cpufeature.h>
 #ifdef X86_FEATURE_PERFMON_V2
@@ -126,10 +132,10 @@ static inline bool kp_compat_perf_caps(u32 *version, u32 *counters,
 
 /*
  * The local APIC's LVTPC entry.  Up to 6.5 apic_write() goes through the
- * exported struct apic; since 6.6 ("x86/apic: Turn on static calls", the
- * x86/apic rework merged for 6.6) it is a static call that modules cannot
- * use.  There, write the register directly: MSR 0x834 in x2APIC mode, the
- * memory-mapped page otherwise.  Both are what the APIC drivers do.
+ * exported struct apic; since 6.6 (f8542a55499a, "x86/apic: Turn on static
+ * calls") it is a static call that modules cannot use.  There, write the
+ * register directly: MSR 0x834 in x2APIC mode, the memory-mapped page
+ * otherwise.  Both are what the APIC drivers do.
  * native_apic_msr_write() exists only with CONFIG_X86_X2APIC (distribution
  * kernels have it; a tinyconfig kernel may not, and then x2APIC mode is
  * never on).  The mode comes from the exported x2apic_mode, set once at
@@ -194,8 +200,9 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
- * CAP_PERFMON arrived in 5.8 (perfmon_capable(): CAP_PERFMON or
- * CAP_SYS_ADMIN); before, perf's privileged operations needed
+ * CAP_PERFMON and perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN)
+ * arrived in 5.8 (980737282232, "capabilities: introduce CAP_PERFMON to
+ * kernel and user space"); before, perf's privileged operations needed
  * CAP_SYS_ADMIN.  Machine-wide changes and privileged profiles use this.
  */
 #include <linux/capability.h>
@@ -207,13 +214,13 @@ kp_compat_hrtimer_setup(struct hrtimer *t,
 
 /*
  * Opening a path below a mount's root: file_open_root_mnt() since
- * file_open_root() took a struct path (5.15, "take file_open_root() and
- * open_by_handle_at() to using struct path"); before,
- * file_open_root(dentry, mnt, ...).
+ * file_open_root() took a struct path, in 5.14 (ffb37ca3bd16, "switch
+ * file_open_root() to struct path", which added file_open_root_mnt());
+ * before, file_open_root(dentry, mnt, ...).
  */
 #include <linux/fs.h>
 #include <linux/mount.h>
-#if KERNEL_VERSION(5, 15, 0) <= LINUX_VERSION_CODE
+#if KERNEL_VERSION(5, 14, 0) <= LINUX_VERSION_CODE
 #define kp_compat_file_open_root_mnt	file_open_root_mnt
 #else
 static inline struct file *
@@ -275,10 +282,14 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
 #endif
 
 /*
- * CPUID: cpuid_count() came from <asm/processor.h> (through
- * <asm/cpuid.h> since 6.12); the x86 CPUID header split ("x86/cpuid:
- * Rename cpuid.h to cpuid/api.h", 6.16 era) left processor.h with only
- * <asm/cpuid/types.h>.  Test for the header, not a version:
+ * CPUID: cpuid_count() came from <asm/processor.h> (defined there in 5.10,
+ * through <asm/cpuid.h> in 6.12).  <asm/cpuid/api.h> appeared in 6.15
+ * (adc574269bca, "x86/cpuid: Refactor <asm/cpuid.h>"); <asm/cpuid.h> went
+ * in 6.18 (ed6c4b657bca, "x86/cpuid: Remove transitional <asm/cpuid.h>
+ * header"), and Ahmed S. Darwish's "x86/cpu: <asm/processor.h>: Do not
+ * include CPUID API header" (after 6.16; in 7.2, not in 6.12; its
+ * mainline id is not in the archives we could search) left processor.h
+ * with only <asm/cpuid/types.h>.  Test for the header, not a version:
  * kmod/compat.mk defines KP_HAVE_ASM_CPUID_API_H when the kernel has it
  * (sparse 0.6.4 cannot evaluate __has_include).
  */
@@ -333,12 +344,15 @@ static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
 /*
  * Dumpability (ptrace's "dumpable" rule): up to 7.1 the mm's flags
  * (get_dumpable(mm) == SUID_DUMP_USER) and the mm's user namespace; in
- * 7.2 both moved to task->exec_state (struct task_exec_state,
- * <linux/sched/exec_state.h>, Christian Brauner's exec-state series) and
- * mm->user_ns is gone.  Its accessors are not exported but the structure
- * is public, so read it as kernel/ptrace.c does.  The series' version is
- * uncertain (present in 7.2, absent in 6.12): kmod/compat.mk tests for
- * the header and defines KP_HAVE_EXEC_STATE_H.
+ * 7.2 both moved to task->exec_state (b092062cb6d7, "exec: introduce
+ * struct task_exec_state", and 6b1c66c9cca9, "exec_state: relocate
+ * dumpable information": <linux/sched/exec_state.h>, merged for 7.2 from
+ * the vfs tree's kernel-7.2.task_exec_state branch; 7.1 has
+ * task->user_dumpable instead, below) and mm->user_ns is gone.  Its
+ * accessors are not exported but the structure is public, so read it as
+ * kernel/ptrace.c does.  kmod/compat.mk tests for the header and defines
+ * KP_HAVE_EXEC_STATE_H (the header, not the version, so a tree with the
+ * series backported works too).
  *
  * kp_compat_dumpable(task, mm): @mm is @task's, non-NULL; any context,
  * NMI included.  kp_compat_dump_ns(task, mm): the namespace whose
@@ -391,12 +405,16 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
 
 /*
  * A task without an mm (a kernel thread, or past exit_mm()): since
- * task->user_dumpable (6.1 and 6.12 stable, which have it), dumpable as
- * that flag says, overridden by CAP_SYS_PTRACE in the initial namespace
- * (task_still_dumpable()); before, the kernel counted such a task as
- * dumpable.
+ * task->user_dumpable, dumpable as that flag says, overridden by
+ * CAP_SYS_PTRACE in the initial namespace (task_still_dumpable()); before,
+ * the kernel counted such a task as dumpable.  The flag came in 7.1
+ * (31e62c2ebbfd, "ptrace: slightly saner 'get_dumpable()' logic") and was
+ * backported to stable trees at different points (6.18.31, 6.1.192 has
+ * it, 5.10.255; 5.10.223 and early 6.1.y do not), so no version can tell:
+ * kmod/compat.mk greps the tree's <linux/sched.h> and defines
+ * KP_HAVE_USER_DUMPABLE.
  */
-#if KERNEL_VERSION(6, 1, 0) <= LINUX_VERSION_CODE
+#ifdef KP_HAVE_USER_DUMPABLE
 #define kp_compat_dumpable_nomm(task)	((bool)(task)->user_dumpable)
 #else
 #define kp_compat_dumpable_nomm(task)	true
@@ -405,26 +423,50 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
 #endif
 
 /*
- * Tracepoint probes ran with preemption off (an RCU read side) until 7.0
- * ("tracing: Guard __DECLARE_TRACE() use of __DO_TRACE_CALL() with
- * SRCU-fast"); since, they run preemptible wherever the call site is
- * (sched_process_fork, sched_process_exit).  No shim: the probes in
- * thread_fd.c take the RCU read side and preemption-off section they
- * need themselves, which on older kernels nests harmlessly in the
+ * Tracepoint probes ran with preemption off (an RCU read side) until 6.19;
+ * since 7.0 (a46023d5616e, "tracing: Guard __DECLARE_TRACE() use of
+ * __DO_TRACE_CALL() with SRCU-fast") they run preemptible wherever the
+ * call site is (sched_process_fork, sched_process_exit).  No shim: the
+ * probes in thread_fd.c take the RCU read side and preemption-off section
+ * they need themselves, which on older kernels nests harmlessly in the
  * tracepoint's own.
  */
 
 /*
- * for_each_thread() under rcu_read_lock().  Between 6.1 and 6.12 the
- * macro gained a lockdep condition, lockdep_is_held(&tasklist_lock), which
- * with CONFIG_PROVE_RCU_LIST references tasklist_lock, a symbol modules
- * cannot link against (modpost: "tasklist_lock" undefined).  Walk the same
- * RCU list without that condition: callers hold rcu_read_lock(), which
+ * for_each_thread() under rcu_read_lock().  In 6.7 the macro gained a
+ * lockdep condition (4de7b17fd05d, "sched: Assert for_each_thread() is
+ * properly locked"), lockdep_is_held(&tasklist_lock), which with
+ * CONFIG_PROVE_RCU_LIST references tasklist_lock, a symbol modules cannot
+ * link against (modpost: "tasklist_lock" undefined).  Walk the same RCU
+ * list without that condition: callers hold rcu_read_lock(), which
  * list_for_each_entry_rcu() checks by itself.
  */
 #include <linux/rculist.h>
 #include <linux/sched/signal.h>
 #define kp_compat_for_each_thread_rcu(p, t)				\
 	list_for_each_entry_rcu(t, &(p)->signal->thread_head, thread_node)
+
+/*
+ * Planted uses of an API the oldest or the newest kernel of the matrix
+ * lacks, for testing/matrix/plant.sh only (never defined otherwise): the
+ * build against that kernel must fail, which proves the matrix's build
+ * lines catch such a use.  An undeclared function or identifier is a
+ * compile error (-Werror=implicit-function-declaration is the kernel's
+ * default), whatever modpost would say about an unexported symbol.
+ *   510: fault_in_safe_writeable(), 5.16+ (cdd591fc86e3, above);
+ *   702: no_llseek, gone in 6.12 (cb787f4ac0c2, "[tree-wide] finally
+ *	  take no_llseek out").
+ */
+#if defined(KP_PLANT_MISSING_API) && KP_PLANT_MISSING_API == 510
+static inline size_t kp_plant_missing_api(const char __user *p)
+{
+	return fault_in_safe_writeable(p, 1);
+}
+#elif defined(KP_PLANT_MISSING_API) && KP_PLANT_MISSING_API == 702
+static inline const void *kp_plant_missing_api(void)
+{
+	return (const void *)no_llseek;
+}
+#endif
 
 #endif /* _KPROFILE_COMPAT_H */

@@ -10,6 +10,12 @@ ifneq ($(shell grep -sl 'register_syscore.struct syscore ' $(srctree)/include/li
 ccflags-y += -DKP_HAVE_STRUCT_SYSCORE
 endif
 
+# task->user_dumpable (compat.h): 7.1, and backported to stable trees at
+# different points (6.1.192 has it, 5.10.223 not), so ask the header.
+ifneq ($(shell grep -sl 'unsigned[[:space:]]*user_dumpable:1' $(srctree)/include/linux/sched.h),)
+ccflags-y += -DKP_HAVE_USER_DUMPABLE
+endif
+
 # Headers that appeared without a version one can name (compat.h; a
 # Kbuild test rather than __has_include, which sparse 0.6.4 cannot parse).
 ifneq ($(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h),)
