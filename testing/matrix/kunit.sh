@@ -9,7 +9,9 @@
 #                  too old to test), 6.12 and 7.2 their plain KUnit
 #                  kernels.  (6.1 is the build layer, against Debian's
 #                  headers; 6.12-rt and Debian's 7.2 headers are the
-#                  Debian-image layers.)
+#                  Debian-image layers.)  On 5.10 and 7.2 also: a planted
+#                  use of an API that kernel lacks fails the build
+#                  (matrix/plant.sh; two more results).
 #   kunit KERNEL   the KUnit suites pass in KERNEL's plain KUnit kernel
 #                  (testing/kunit/run.sh plain --kernel KERNEL).  5.10:
 #                  skipped, its KUnit predates what the suites use
@@ -48,14 +50,31 @@ layer_build() {
 	# warn about the symbols it cannot resolve.
 	local extra=()
 	[ -f "$kdir/Module.symvers" ] || extra=(KBUILD_MODPOST_WARN=1)
+	local p=0 f=0 out counts
 	if KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "$kdir" KCFLAGS=-Werror "${extra[@]}" >"$log" 2>&1; then
-		result 1 0 0
+		p=1
 	else
 		echo "FAIL: build-$k: kprofile.ko does not build with -Werror against $k (log: $log)"
 		grep -E 'error:|warning:' "$log" | head -n 20 | sed 's/^/    /'
-		result 0 1 0
-		return 1
+		f=1
 	fi
+	# The oldest and the newest kernel: a planted use of an API the
+	# kernel lacks must fail this very build (matrix/plant.sh, seconds).
+	case $k in
+	5.10 | 7.2)
+		out=$("$KP_ROOT/testing/matrix/plant.sh" "$k" "$kdir" 2>&1) || true
+		printf '%s\n' "$out" | grep -v '^passed='
+		counts=$(printf '%s\n' "$out" | sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) .*/\1 \2/p' | tail -n1)
+		if [ -n "$counts" ]; then
+			p=$((p + ${counts% *})) f=$((f + ${counts#* }))
+		else
+			echo "FAIL: build-$k: matrix/plant.sh gave no result"
+			f=$((f + 1))
+		fi
+		;;
+	esac
+	result "$p" "$f" 0
+	[ "$f" = 0 ]
 }
 
 layer_kunit() {
