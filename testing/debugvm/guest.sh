@@ -38,7 +38,7 @@ planned=0
 for s in $DEBUGVM_STEPS; do
 	case $s in
 	fuzz | fuzzlong) planned=$((planned + 1)) ;;
-	stress) planned=$((planned + 2)) ;;
+	stress) planned=$((planned + 3)) ;;
 	modcycle) planned=$((planned + 1)) ;;
 	leak) planned=$((planned + 3)) ;;
 	esac
@@ -102,10 +102,16 @@ if has stress; then
 	wait $churn
 	crc=$?
 	echo "# churn: $(cat $out/churn.out)"
-	if [ $crc = 0 ]; then
+	if [ $crc = 0 ] && [ "$(kv churn_profiles $out/churn.out)" -gt 0 ] 2>/dev/null; then
 		ok "stress: $(kv churn_profiles $out/churn.out) profiles churned by 8 threads in ${CHURN_SECONDS}s"
 	else
-		not_ok "stress: 8 threads churning profiles (exit $crc)" "$(cat $out/churn.err)"
+		not_ok "stress: 8 threads churning profiles (exit $crc)" "$(cat $out/churn.out $out/churn.err)"
+	fi
+	# A churn that does nothing must not pass: none in 0 seconds.
+	if kpfuzz churn --threads 1 --seconds 0 >$out/churn0.out 2>&1; then
+		not_ok "stress: a churn of 0 profiles fails" "$(cat $out/churn0.out)"
+	else
+		ok "stress: a churn of 0 profiles fails ($(grep -o 'FAIL churn:.*' $out/churn0.out | cut -c1-80))"
 	fi
 	if [ -z "$hpfail" ] && [ $cycles -gt 0 ]; then
 		ok "stress: $cycles CPU offline/online cycles under that load"

@@ -17,11 +17,17 @@
 
 #include "kpfuzz.h"
 
+/*
+ * One churning thread.  @created, @started and @stopped count the
+ * profiles that got that far (stopped: by STOP, or by the close of a
+ * started one); @ops the full cycles (created, started, stopped, checked,
+ * closed).
+ */
 struct churner {
 	struct kpf_ctx c;
 	pthread_t th;
 	time_t end;
-	uint64_t ops;
+	uint64_t ops, created, started, stopped;
 };
 
 static void *churn(void *arg)
@@ -40,19 +46,28 @@ static void *churn(void *arg)
 		uint32_t *buf = kpf_map(len);
 		int fd, err = 0, tfd;
 
+		int started = 0;
+
 		c->step++;
-		if (!buf)
+		if (!buf) {
+			kpf_fail(c, "churn: mmap of %zu bytes failed", len);
 			break;
+		}
 		fd = kpf_create_self(c, buf, nb, shift, &err);
 		if (fd < 0) {
 			kpf_fail(c, "churn: create: %s", strerror(err));
 			munmap(buf, len);
 			break;
 		}
+		w->created++;
 		if (kpf_ioctl(c, fd, KPF_PROFILE, KPROFILE_IOC_START, NULL) == 0) {
+			started = 1;
 			kpf_spin_ms(kpf_below(&c->rng, 6));
-			if (kpf_chance(&c->rng, 80))
-				kpf_ioctl(c, fd, KPF_PROFILE, KPROFILE_IOC_STOP, NULL);
+			if (kpf_chance(&c->rng, 80)) {
+				if (kpf_ioctl(c, fd, KPF_PROFILE,
+					      KPROFILE_IOC_STOP, NULL))
+					kpf_fail(c, "churn: STOP failed");
+			}
 		} else {
 			kpf_fail(c, "churn: START failed");
 		}
@@ -63,7 +78,11 @@ static void *churn(void *arg)
 				 (unsigned long long)kpf_sum(buf, nb));
 		close(fd);	/* stops it when still started */
 		munmap(buf, len);
-		w->ops++;
+		if (started) {
+			w->started++;
+			w->stopped++;	/* by STOP, or by the close */
+			w->ops++;
+		}
 		if (kpf_chance(&c->rng, 10)) {
 			memset(&te, 0, sizeof(te));
 			te.flags = kpf_below(&c->rng, 2) ? KPROFILE_THREAD_INHERIT : 0;
@@ -94,13 +113,17 @@ static void *churn(void *arg)
  * @seconds: how long.
  * @ops:     out: profiles created, started, stopped and closed.
  *
+ * A churn in which no profile was created, started or stopped at all
+ * (the device refused everything, or no thread got to run) is a failure:
+ * it would prove nothing.
+ *
  * Return: the failures seen.
  */
 int kpf_churn(uint64_t seed, int threads, int seconds, uint64_t *ops)
 {
 	struct churner w[16];
 	int i, dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-	uint64_t fails = 0;
+	uint64_t fails = 0, created = 0, started = 0, stopped = 0;
 
 	*ops = 0;
 	if (dev < 0)
@@ -120,9 +143,22 @@ int kpf_churn(uint64_t seed, int threads, int seconds, uint64_t *ops)
 	for (i = 0; i < threads; i++) {
 		pthread_join(w[i].th, NULL);
 		*ops += w[i].ops;
+		created += w[i].created;
+		started += w[i].started;
+		stopped += w[i].stopped;
 		fails += w[i].c.fails;
 	}
 	close(dev);
+	kpf_note("churn_created=%llu churn_started=%llu churn_stopped=%llu",
+		 (unsigned long long)created, (unsigned long long)started,
+		 (unsigned long long)stopped);
+	if (!created || !started || !stopped || !*ops) {
+		fprintf(stderr,
+			"FAIL churn: %llu profiles created, %llu started, %llu stopped in %d s by %d threads: the churn did nothing\n",
+			(unsigned long long)created, (unsigned long long)started,
+			(unsigned long long)stopped, seconds, threads);
+		fails++;
+	}
 	return (int)fails;
 }
 
