@@ -13,10 +13,14 @@
 #       reads /proc/self) and each DIR bind-mounted at its own path (the
 #       repository, an unpacked kernel)
 #
-# The root is keyed by suite and recipe (the package list below) in
-# $KPROFILE_CACHE; the suite moves on, so the day it was made and its
-# compiler version are written to ROOT/../made.  Delete the directory to
-# make it again.  The mirror is the machine's (testing/matrix/apt.sh).
+# The root is keyed by suite, recipe (the package list below) and the
+# compiler's pinned version in $KPROFILE_CACHE.  The compiler package is
+# pinned like every download (testing/matrix/pins: gcc-16 sid VERSION
+# SHA256): the root is made only if debootstrap installs exactly that
+# .deb; when sid has moved on it fails, saying so ('apt.sh pin sid gcc-16'
+# prints the new pin; a root made before stays valid under its own key).
+# The day it was made and the compiler's version are written to
+# ROOT/../made.  The mirror is the machine's (testing/matrix/apt.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,10 +42,43 @@ include_of() {
 	esac
 }
 
+# compiler_of SUITE: the compiler package the suite's kernel headers name.
+compiler_of() {
+	case $1 in
+	sid) echo gcc-16 ;;
+	*) die "no recipe for suite $1" ;;
+	esac
+}
+
+# pin_of PACKAGE SUITE: "version sha256" from testing/matrix/pins.
+pin_of() {
+	awk -v p="$1" -v s="$2" '$1 == p && $2 == s { print $3, $4; found = 1 }
+		END { exit !found }' "$here/pins" ||
+		die "$1 ($2) is not pinned in $here/pins ('apt.sh pin $2 $1' prints a pin)"
+}
+
+# check_pin ROOT PACKAGE VERSION SHA256: the .deb debootstrap installed is
+# the pinned one.
+check_pin() {
+	local root=$1 pkg=$2 ver=$3 sha=$4 deb got_ver got_sha
+	deb=$(find "$root/var/cache/apt/archives" -maxdepth 1 -name "${pkg}_*.deb" 2>/dev/null | head -n1)
+	[ -n "$deb" ] || { log "debootstrap left no $pkg .deb to check"; return 1; }
+	got_ver=$(dpkg-deb -f "$deb" Version)
+	got_sha=$(sha256sum "$deb" | cut -d' ' -f1)
+	if [ "$got_ver" != "$ver" ] || [ "$got_sha" != "$sha" ]; then
+		log "the suite installed $pkg $got_ver (sha256 $got_sha), pinned $ver ($sha):" \
+			"the archive moved on; 'testing/matrix/apt.sh pin ${suite:-sid} $pkg' prints the new pin"
+		return 1
+	fi
+}
+
 make_root() {
-	local suite=$1 inc key dir
+	local suite=$1 inc key dir cc ccver ccsha
 	inc=$(include_of "$suite")
-	key=chroot-$suite-$(printf '%s\n' "$suite" "$inc" minbase | sha256sum | cut -c1-12)
+	cc=$(compiler_of "$suite")
+	read -r ccver ccsha < <(pin_of "$cc" "$suite")
+	key=chroot-$suite-$cc-$ccver-$(printf '%s\n' "$suite" "$inc" minbase "$cc=$ccver" "$ccsha" |
+		sha256sum | cut -c1-12)
 	dir=$cache/$key
 	mkdir -p "$cache"
 	exec 9>"$cache/$key.lock"
@@ -58,10 +95,12 @@ make_root() {
 		--keyring=/usr/share/keyrings/debian-archive-keyring.gpg \
 		"$suite" "$dir/root" "$("$here/apt.sh" mirror)" >"$dir/debootstrap.log" 2>&1 ||
 		{ tail -n 20 "$dir/debootstrap.log" >&2; die "debootstrap $suite failed (log: $dir/debootstrap.log)"; }
+	check_pin "$dir/root" "$cc" "$ccver" "$ccsha" ||
+		{ "${sudo[@]}" rm -rf "$dir"; die "not making the $suite root with an unpinned $cc"; }
 	"${sudo[@]}" rm -rf "$dir/root/var/cache/apt/archives/"*.deb
 	{
-		echo "suite=$suite made=$(date -u +%F)"
-		"${sudo[@]}" chroot "$dir/root" sh -c 'gcc-16 --version | head -n1; pahole --version' 2>/dev/null || true
+		echo "suite=$suite made=$(date -u +%F) $cc=$ccver (sha256 $ccsha)"
+		"${sudo[@]}" chroot "$dir/root" sh -c "$cc --version | head -n1; pahole --version" 2>/dev/null || true
 	} >"$dir/made"
 	touch "$dir/.complete"
 	echo "$dir/root"
