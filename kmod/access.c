@@ -67,10 +67,13 @@ static struct pid_namespace *kp_proc_ns;
 #define KP_ACCESS_MAX_THREADS	BIT(20)
 
 /**
- * kp_access_init() - mount the private procfs instance the LSM check uses.
+ * kp_access_init() - mount the private procfs instance the LSM check uses,
+ *	and say what this kernel does not let the module check.
  *
  * A failure is not fatal: the module loads and refuses access to other
- * processes (it cannot ask the LSMs).
+ * processes (it cannot ask the LSMs).  A kernel without
+ * CONFIG_MMU_NOTIFIER cannot have a started profile's buffer watched
+ * (profile_buf.c): that is reported here, once, at load.
  * Context: process (module init).
  *
  * Return: 0.
@@ -79,6 +82,9 @@ int kp_access_init(void)
 {
 	struct file_system_type *fs = get_fs_type("proc");
 	struct vfsmount *mnt;
+
+	if (!IS_ENABLED(CONFIG_MMU_NOTIFIER))
+		pr_warn(KP_NAME ": this kernel has no CONFIG_MMU_NOTIFIER: a profile buffer unmapped or replaced while its profile runs is not detected (no BUFFER_LOST; counts may go to pages the process no longer sees)\n");
 
 	if (!fs) {
 		pr_info(KP_NAME ": no procfs: profiles of other processes are refused\n");

@@ -24,7 +24,7 @@
  *   kernel clearing the range for its own reasons (splitting a huge page,
  *   say) is reported the same way: counts may move to unavailable, they
  *   are never lost silently.  Without CONFIG_MMU_NOTIFIER nothing is
- *   watched.
+ *   watched, and the module says so at load (kp_access_init()).
  * - A shared mapping of a file that is written back (a disk file) must
  *   not be pinned long-term for writing: the filesystem would not see the
  *   writes (the GUP/writeback problem; Linux 6.5 refuses such pins

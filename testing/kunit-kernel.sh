@@ -64,6 +64,16 @@ debug=(KASAN KASAN_INLINE KASAN_GENERIC PROVE_LOCKING DEBUG_LOCKDEP
 	DEBUG_ATOMIC_SLEEP DEBUG_KMEMLEAK DEBUG_KMEMLEAK_AUTO_SCAN
 	DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_OBJECTS STACKTRACE)
 
+# What the guest tests need from memory management (35-privileges):
+# MMU_NOTIFIER, for the watch on a started profile's buffer (R1:
+# BUFFER_LOST).  It has no prompt; X86_SGX is the smallest x86 option
+# that selects it (with CRYPTO and CRYPTO_SHA256 built in; without SGX
+# hardware its init just returns), KVM the next (much larger).  And a
+# block device whose page cache is written back, for the refusal of a
+# shared mapping of such a file (R4d): the RAM disk, /dev/ram0 (and the
+# block layer it needs, which tinyconfig turns off).
+guestmm=(CRYPTO CRYPTO_SHA256 X86_SGX MMU_NOTIFIER BLOCK BLK_DEV BLK_DEV_RAM)
+
 # The debug-kernel VM layer (testing/debugvm/): the rest of the checkers
 # the reliability audit used, and what the guest suite, the fuzzer and the
 # stress need from userspace (POSIX timers for CLOCK_*_CPUTIME_ID, tmpfs,
@@ -76,7 +86,8 @@ debugvm=(PREEMPT DEBUG_PREEMPT DEBUG_IRQFLAGS RCU_EXPERT PROVE_RCU
 	DEBUG_VM UBSAN UBSAN_BOUNDS UBSAN_SHIFT UBSAN_BOOL UBSAN_ENUM
 	NAMESPACES USER_NS PID_NS UTS_NS POSIX_TIMERS TMPFS SIGNALFD TIMERFD
 	EVENTFD AIO SYSVIPC NET UNIX FILE_LOCKING ADVISE_SYSCALLS MEMBARRIER
-	RSEQ PRINTK_TIME PROC_SYSCTL HYPERVISOR_GUEST X86_X2APIC)
+	RSEQ PRINTK_TIME PROC_SYSCTL HYPERVISOR_GUEST X86_X2APIC
+	"${guestmm[@]}")
 
 opts=("${common[@]}")
 [ -n "$version" ] && opts+=("${x2apic[@]}")

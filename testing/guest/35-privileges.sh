@@ -15,9 +15,15 @@
 #   S3  machine-wide changes (interval, counter configuration, the
 #       thread-profiling slot) need CAP_PERFMON;
 #   R1  a buffer zapped, unmapped or moved while its profile runs is
-#       reported (BUFFER_LOST) and nothing counts into invisible pages.
+#       reported (BUFFER_LOST) and nothing counts into invisible pages;
+#       a kernel that cannot watch it (no CONFIG_MMU_NOTIFIER) gets a
+#       warning at load;
+#   R4c a pid in a refusal reason is the caller's view of it (its pid
+#       namespace), not the global pid;
+#   R4d a MAP_SHARED buffer of a file whose page cache is written back (a
+#       block device) is not pinned long-term: EFAULT at START.
 . "$KP_GUEST/lib.sh"
-plan 38
+plan 44
 cd /tmp || exit 1
 
 try() { kv result "$(kp-profile "$@" 2>&1)"; }
@@ -155,10 +161,87 @@ if grep -qw mmu_interval_notifier_insert /proc/kallsyms; then
 			gt "$(kv unavailable "$out")" 0
 	done
 else
+	like "$(dmesg | grep 'no CONFIG_MMU_NOTIFIER' | tail -n1)" "profile buffer unmapped or replaced .* is not detected" \
+		"R1: this kernel cannot watch a buffer (no CONFIG_MMU_NOTIFIER), and kprofile said so at load"
 	for how in dontneed munmap mremap; do
-		skip "R1: $how: BUFFER_LOST" "this kernel has no CONFIG_MMU_NOTIFIER"
+		[ $how = dontneed ] ||
+			skip "R1: $how: BUFFER_LOST" "this kernel has no CONFIG_MMU_NOTIFIER"
 		skip "R1: $how: later hits are unavailable" "this kernel has no CONFIG_MMU_NOTIFIER"
 	done
+fi
+
+# --- R4c: pids in reasons, per pid namespace ----------------------------------
+# Thread profiling's refusal ("in use by pid N; one client at a time")
+# reaches the kernel log (thread_fd.c, pr_debug): with dynamic debug on,
+# read it there, after a marker.  Seen from a new pid namespace, the holder
+# in the initial one does not exist: pid 0, never its global pid.  A holder
+# in a new pid namespace (pid 1 there) is named, outside, by the pid
+# /proc/PID/status lists first in NSpid.
+ddc=/proc/dynamic_debug/control
+[ -w $ddc ] || ddc=/sys/kernel/debug/dynamic_debug/control
+reason_after() {
+	dmesg | sed -n "/$1/,\$p" |
+		sed -n 's/.*thread enable: thread profiling is in use by pid \([0-9]*\);.*/\1/p' | tail -n1
+}
+held() {
+	i=0
+	while ! grep -q '^held=' /tmp/kp-hold 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	cat /tmp/kp-hold
+}
+if [ ! -e /proc/self/ns/pid ] || ! unshare --help 2>&1 | grep -q -- --pid; then
+	for t in "refused from a child pid namespace" "reason: pid 0" "holder in a new namespace" "reason: its outside pid"; do
+		skip "R4c: $t" "no pid namespaces here (CONFIG_PID_NS, unshare --pid)"
+	done
+elif [ ! -w "$ddc" ]; then
+	for t in "refused from a child pid namespace" "reason: pid 0" "holder in a new namespace" "reason: its outside pid"; do
+		skip "R4c: $t" "no dynamic debug (the reason is logged with pr_debug)"
+	done
+else
+	echo 'module kprofile +p' >"$ddc"
+	rm -f /tmp/kp-hold
+	kp-profile thread-hold 30 >/tmp/kp-hold 2>&1 &
+	holder=$!
+	diag "holder: $(held)"
+	echo "kp-r4c-one" >/dev/kmsg
+	out=$(unshare --pid --fork kp-profile thread-try 2>&1)
+	is "$(kv thread_enable "$out")" EBUSY \
+		"R4c: thread profiling taken in the initial pid namespace is refused from a child one (EBUSY)"
+	is "$(reason_after kp-r4c-one)" 0 \
+		"R4c: the reason names the holder as that namespace sees it: pid 0, not its global pid $holder"
+	kill "$holder"
+	wait "$holder" 2>/dev/null
+	rm -f /tmp/kp-hold
+	unshare --pid --fork kp-profile thread-hold 30 >/tmp/kp-hold 2>&1 &
+	nsholder=$!
+	is "$(kv pid "$(held)")" 1 "R4c control: a holder in a new pid namespace is pid 1 there"
+	echo "kp-r4c-two" >/dev/kmsg
+	out=$(kp-profile thread-try 2>&1)
+	p=$(reason_after kp-r4c-two)
+	nspid=$(sed -n 's/^NSpid:[[:space:]]*//p' "/proc/${p:-0}/status" 2>/dev/null | tr -s '\t ' ' ')
+	is "$(kv thread_enable "$out") $nspid" "EBUSY ${p:-?} 1" \
+		"R4c: refused in the initial namespace, the reason names that holder by its pid there ($p; NSpid: $nspid)"
+	# The holder itself (unshare only waits for it), whatever the reason said.
+	pkill -f 'kp-profile thread-hold' 2>/dev/null
+	kill "$nsholder" 2>/dev/null
+	wait "$nsholder" 2>/dev/null
+	echo 'module kprofile -p' >"$ddc"
+fi
+
+# --- R4d: no long-term pin of a shared mapping of a written-back file ---------
+out=$(kp-profile self --seconds 0.2 --buffer file:/tmp/kp-shared-buf 2>&1)
+is "$(kv start "$out")" OK "R4d control: a MAP_SHARED buffer of a tmpfs file starts"
+rm -f /tmp/kp-shared-buf
+if [ -b /dev/ram0 ]; then
+	out=$(kp-profile self --seconds 0.2 --buffer file:/dev/ram0 2>&1)
+	diag "$out"
+	is "$(kv start "$out")" EFAULT \
+		"R4d: a MAP_SHARED buffer of a block device (its page cache is written back) is EFAULT at START"
+else
+	skip "R4d: a MAP_SHARED buffer of a block device is EFAULT at START" \
+		"no block device here (the debug layer's kernel has /dev/ram0)"
 fi
 
 paranoid "$old_paranoid"

@@ -155,9 +155,24 @@ static void set_buffer(struct create *c)
 
 	r->buffer_size = size;
 	c->map_size = map;
-	p = mmap(NULL, map, PROT_READ | PROT_WRITE,
-		 (strcmp(c->buffer, "shared") ? MAP_PRIVATE : MAP_SHARED) |
-		 MAP_ANONYMOUS, -1, 0);
+	if (!strncmp(c->buffer, "file:", 5)) {
+		/* MAP_SHARED of a file (grown to fit if regular) or device. */
+		const char *path = c->buffer + 5;
+		struct stat st;
+		int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+		if (fd < 0 || fstat(fd, &st))
+			die(path);
+		if (S_ISREG(st.st_mode) && st.st_size < (off_t)map &&
+		    ftruncate(fd, map))
+			die("ftruncate");
+		p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+	} else {
+		p = mmap(NULL, map, PROT_READ | PROT_WRITE,
+			 (strcmp(c->buffer, "shared") ? MAP_PRIVATE :
+			  MAP_SHARED) | MAP_ANONYMOUS, -1, 0);
+	}
 	if (p == MAP_FAILED)
 		die("mmap");
 	c->buckets = (uint32_t *)p;
@@ -171,7 +186,8 @@ static void set_buffer(struct create *c)
 		munmap(p, map);
 	} else if (!strcmp(c->buffer, "kernel")) {
 		r->buffer = 0xffffffff81000000ULL;
-	} else if (strcmp(c->buffer, "ok") && strcmp(c->buffer, "shared")) {
+	} else if (strcmp(c->buffer, "ok") && strcmp(c->buffer, "shared") &&
+		   strncmp(c->buffer, "file:", 5)) {
 		fprintf(stderr, "kp-profile: bad --buffer %s\n", c->buffer);
 		exit(2);
 	}

@@ -42,6 +42,8 @@ void print_stats_ex(int fd, const char *prefix);
 int cmd_exec_watch(int argc, char **argv);
 int cmd_lost(int argc, char **argv);
 int cmd_machine(void);
+int cmd_thread_try(void);
+int cmd_thread_hold(int argc, char **argv);
 int cmd_spin_mixed(int argc, char **argv);
 uint64_t needed(const struct kprofile_create_profile *r);
 void create_defaults(struct create *c);

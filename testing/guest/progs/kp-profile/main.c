@@ -23,7 +23,8 @@
  *   kp-profile [PRIV] spin SECONDS          spin in the hot function;
  *	SIGUSR1 makes it non-dumpable
  *   kp-profile [PRIV] exec PROG [ARGS]     run PROG (after PRIV)
- *   exec-watch, lost, machine, spin-mixed: see priv.c
+ *   exec-watch, lost, machine, thread-try, thread-hold, spin-mixed: see
+ *	priv.c
  *
  * PRIV (after /dev/kprofile is opened): --drop-caps removes CAP_PERFMON,
  * CAP_SYS_ADMIN and CAP_SYS_PTRACE; --uid N becomes uid and gid N (which
@@ -34,7 +35,8 @@
  * --range text|kernel|hot|spin|BASE:SIZE
  * (hex), --shift N, --buffer-size N (default: exactly what is needed),
  * --buffer-short (4 bytes less), --buffer ok|shared|misaligned|readonly|
- * unmapped|kernel, --source N, --mode N, --reserved, --cpus HEXMASK.
+ * unmapped|kernel|file:PATH (MAP_SHARED of PATH, a regular file grown to
+ * fit or a device), --source N, --mode N, --reserved, --cpus HEXMASK.
  * The exit status is 0 unless the program itself failed (usage, setup).
  */
 #define _GNU_SOURCE
@@ -463,6 +465,10 @@ int main(int argc, char **argv)
 		return cmd_lost(argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "machine"))
 		return cmd_machine();
+	if (!strcmp(argv[i], "thread-try"))
+		return cmd_thread_try();
+	if (!strcmp(argv[i], "thread-hold"))
+		return cmd_thread_hold(argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "spin-mixed"))
 		return cmd_spin_mixed(argc - i - 1, argv + i + 1);
 	if (!strcmp(argv[i], "spin")) {

@@ -13,6 +13,11 @@
  *	new place for mremap), hits=, unavailable=, flags=
  *   kp-profile [PRIV] machine
  *	the machine-wide calls: set_interval= hw_config= thread_enable=
+ *   kp-profile [PRIV] thread-try
+ *	try to take the thread-profiling slot: thread_enable=
+ *   kp-profile [PRIV] thread-hold SECONDS
+ *	take it, print held= and pid= (as this process's pid namespace
+ *	sees it), keep it SECONDS or until killed
  *   kp-profile spin-mixed SECONDS
  *	as root: one thread becomes uid 1000, the main thread uid 65534
  *	(per-thread credentials, raw setresuid), the process dumpable; then
@@ -154,6 +159,35 @@ int cmd_machine(void)
 	printf("thread_enable=%s\n", fd < 0 ? errname(errno) : "OK");
 	if (fd >= 0)
 		close(fd);
+	return 0;
+}
+
+int cmd_thread_try(void)
+{
+	struct kprofile_thread_enable te;
+	int fd;
+
+	memset(&te, 0, sizeof(te));
+	fd = ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
+	printf("thread_enable=%s\n", fd < 0 ? errname(errno) : "OK");
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
+int cmd_thread_hold(int argc, char **argv)
+{
+	struct kprofile_thread_enable te;
+	int fd, secs = argc > 0 ? atoi(argv[0]) : 30;
+
+	memset(&te, 0, sizeof(te));
+	fd = ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
+	printf("held=%s\npid=%d\n", fd < 0 ? errname(errno) : "OK", getpid());
+	fflush(stdout);
+	if (fd < 0)
+		return 0;
+	sleep(secs);
+	close(fd);
 	return 0;
 }
 
