@@ -1,18 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Host hook: DKMS.  `make dkms-source` puts the module's sources where
-# dkms wants them, then `dkms add` and `dkms build` run the top-level
-# dkms.conf against the Debian kernel's headers (kp_debian_release, the
-# kernel the VM boots), in private dkms trees (--dkmstree, --sourcetree,
-# --installtree) and with a private MOK (mok_signing_key), so that nothing
-# of the system's DKMS state is touched.  The built module must carry the
-# VERSION, the headers' vermagic and a MOK signature, as a Secure Boot
-# machine would need.
+# Host hook: DKMS, through the targets a user runs.  `make dkms-install`
+# (the source copy in DKMS_SOURCETREE, then `dkms add`, `dkms build` of the
+# top-level dkms.conf and `dkms install`) against the Debian kernel's
+# headers (kp_debian_release, the kernel the VM boots), then `make
+# dkms-remove`; in private dkms trees (DKMS_FLAGS: --dkmstree,
+# --sourcetree, --installtree, --no-depmod) and with a private MOK
+# (mok_signing_key), so that nothing of the system's DKMS state or
+# /lib/modules is touched.  Checked: dkms status says installed; the
+# module is where DEST_MODULE_LOCATION puts it (updates/dkms, which
+# modprobe prefers to the kernel's own); it carries the VERSION, the
+# headers' vermagic and a MOK signature, as a Secure Boot machine would
+# need; dkms-remove leaves no module, no dkms tree entry and no source copy.
 #
-# Cheap when warm: the result is cached in $KPROFILE_CACHE/dkms/ keyed by
-# the hash of every file dkms builds from, the kernel release and the
-# dkms version; an unchanged key reuses the module built then (its checks
-# run again).  KP_DKMS_FRESH=1 builds anyway.
+# Cheap when warm: the installed module and the names of the checks that
+# passed are cached in $KPROFILE_CACHE/dkms/ keyed by the hash of every
+# file dkms builds from, this script, the kernel release and the dkms
+# version; an unchanged key reports those checks as cached and runs the
+# module's checks again.  Only a run whose checks all passed is cached.
+# KP_DKMS_FRESH=1 builds anyway.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 command -v dkms >/dev/null || { t_skip "dkms build" "no dkms (testing/deps.sh)"; t_done; exit; }
@@ -20,36 +26,58 @@ rel=$(kp_debian_release) || { t_skip "dkms build" "no Debian kernel headers"; t_
 version=$(cat "$KP_ROOT/VERSION")
 cache=${KPROFILE_CACHE:-/var/cache/kprofile}/dkms
 files=$(cd "$KP_ROOT" && find dkms.conf dkms.mk VERSION Kbuild Kconfig kmod include -type f | sort)
-key=$( (cd "$KP_ROOT" && cat $files; echo "$rel"; dpkg-query -W -f='${Version}' dkms) |
+key=$( (cd "$KP_ROOT" && cat $files; cat "$0"; echo "$rel"; dpkg-query -W -f='${Version}' dkms) |
 	sha256sum | cut -c1-16)
 ko=$cache/$key/kprofile.ko
+passed=$cache/$key/passed
 mkdir -p "$cache"
 exec 9>"$cache/$key.lock"
 flock 9
 
-if [ -f "$ko" ] && [ -z "${KP_DKMS_FRESH:-}" ]; then
-	t_ok "dkms build for $rel (cached: these sources built at $(stat -c %y "$ko" | cut -d. -f1))"
+if [ -f "$ko" ] && [ -f "$passed" ] && [ -z "${KP_DKMS_FRESH:-}" ]; then
+	when=$(stat -c %y "$ko" | cut -d. -f1)
+	while IFS= read -r name; do
+		t_ok "$name (cached: these sources, $when)"
+	done <"$passed"
 else
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
-	flags="--dkmstree $tmp/dkms --sourcetree $tmp/src --installtree $tmp/modules"
+	flags="--dkmstree $tmp/dkms --sourcetree $tmp/src --installtree $tmp/modules --no-depmod"
 	export mok_signing_key=$cache/mok.key mok_certificate=$cache/mok.pub
-	mkdir -p "$tmp/dkms" "$tmp/src" "$tmp/modules"
-	if make -s -C "$KP_ROOT" dkms-source DKMS_SOURCETREE="$tmp/src" >"$tmp/log" 2>&1 &&
-		(cd "$tmp" && dkms add $flags -m kprofile -v "$version") >>"$tmp/log" 2>&1 &&
-		(cd "$tmp" && nice -n 10 dkms build $flags -m kprofile -v "$version" -k "$rel") \
-			>>"$tmp/log" 2>&1; then
-		t_ok "dkms add and dkms build kprofile $version for $rel"
-		built=$tmp/dkms/kprofile/$version/$rel/x86_64/module/kprofile.ko
-		t_check "dkms keeps the module where dkms install takes it" test -f "$built"
+	mkdir -p "$tmp/dkms" "$tmp/src" "$tmp/modules/$rel"
+	before=$_t_fail
+	mk=(make -s -C "$KP_ROOT" DKMS_SOURCETREE="$tmp/src" DKMS_KREL="$rel" DKMS_FLAGS="$flags")
+	installed=
+	if nice -n 10 "${mk[@]}" dkms-install >"$tmp/log" 2>&1; then
+		t_ok "make dkms-install: dkms add, build and install kprofile $version for $rel"
+		t_like "dkms status says it is installed" \
+			"$(dkms status $flags -m kprofile -v "$version" -k "$rel" 2>&1)" \
+			"^kprofile/$version, $rel, x86_64: installed"
+		t_is "the module is in updates/dkms, which modprobe prefers (DEST_MODULE_LOCATION)" \
+			"$(cd "$tmp/modules" && find . -name 'kprofile.ko*')" "./$rel/updates/dkms/kprofile.ko"
+		installed=$tmp/modules/$rel/updates/dkms/kprofile.ko
 		t_is "the build area cleans (CLEAN) without error" \
 			"$(grep -c 'Cleaning build area.*bad exit' "$tmp/log")" 0
-		mkdir -p "$cache/$key" && cp "$built" "$ko.tmp" && mv "$ko.tmp" "$ko"
 	else
-		t_fail "dkms add and dkms build kprofile $version for $rel"
+		t_fail "make dkms-install: dkms add, build and install kprofile $version for $rel"
 		tail -n 30 "$tmp/log" | sed 's/^/    | /'
 		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; 2>/dev/null | sed 's/^/    | /'
 	fi
+	[ -f "$installed" ] && cp "$installed" "$tmp/kprofile.ko"
+	t_check "make dkms-remove" "${mk[@]}" dkms-remove
+	t_is "dkms-remove leaves no module, no dkms tree entry, no source copy" \
+		"$(cd "$tmp" && find modules dkms src -mindepth 1 -not -path "modules/$rel" | sort)" ""
+	# Cached: the module, and the checks above (when every one passed).
+	if [ "$_t_fail" = "$before" ] && [ -f "$tmp/kprofile.ko" ]; then
+		mkdir -p "$cache/$key"
+		cp "$tmp/kprofile.ko" "$ko.tmp" && mv "$ko.tmp" "$ko"
+		printf '%s\n' "make dkms-install: dkms add, build and install kprofile $version for $rel" \
+			"dkms status says it is installed" \
+			"the module is in updates/dkms, which modprobe prefers (DEST_MODULE_LOCATION)" \
+			"the build area cleans (CLEAN) without error" "make dkms-remove" \
+			"dkms-remove leaves no module, no dkms tree entry, no source copy" >"$passed"
+	fi
+	[ -f "$tmp/kprofile.ko" ] && ko=$tmp/kprofile.ko
 fi
 # KP_DKMS_KO_OUT=FILE: also leave the module there (make installvm loads it).
 if [ -f "$ko" ] && [ -n "${KP_DKMS_KO_OUT:-}" ]; then
