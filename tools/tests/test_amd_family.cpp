@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 // test_amd_family.cpp - the per-family Amd64 rules as the tool applies
 // them (`kprofile sources --family`), which are the module's rules.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <map>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "amd_family.h"
@@ -96,17 +99,35 @@ TEST(AmdFamily, OtherFamiliesKeepOnlyWhatPerfMapsEverywhere)
 	EXPECT_LE(supported, 6u);
 }
 
+// Every supported row cites what its own event counts on that family: the
+// citation names the event code ("0x4B ..."), and two rows with different
+// event codes never share a citation.  A blanket line ("the table is the
+// K8 BKDG event list") fails both.
 TEST(AmdFamily, EverySupportedRowCitesItsMeaning)
 {
-	for (const auto &f : amd_families())
+	for (const auto &f : amd_families()) {
+		std::map<std::string, std::uint32_t> event_of;
+
 		for (const auto &e : from_table(Interface::Amd64, false, &f)) {
 			if (e.timer)
 				continue;
-			if (e.supported)
-				EXPECT_FALSE(e.citation.empty()) << f.name << " " << e.name;
-			else
+			if (!e.supported) {
 				EXPECT_FALSE(e.reason.empty()) << f.name << " " << e.name;
+				continue;
+			}
+			ASSERT_TRUE(e.select.has_value()) << e.name;
+			const std::uint32_t ev = *e.select & 0xff;
+			const std::string code = fmt::format("0x{:02x}", ev);
+
+			EXPECT_NE(ascii_lower(e.citation).find(code), std::string::npos)
+				<< f.name << " " << e.name << ": \"" << e.citation
+				<< "\" does not name event " << code;
+			const auto [it, fresh] = event_of.emplace(e.citation, ev);
+			EXPECT_TRUE(fresh || it->second == ev)
+				<< f.name << ": events " << fmt::format("0x{:02x}", it->second)
+				<< " and " << code << " share the citation \"" << e.citation << "\"";
 		}
+	}
 }
 
 TEST(AmdFamily, CountersTextAndJson)
