@@ -91,8 +91,9 @@ _kprofile()
 		mapfile -t COMPREPLY < <(compgen -W "overhead hits source object symbol" -- "$cur")
 		return 0 ;;
 	*:-i | *:--interval | *:-b | *:--bucket | *:-C | *:--cpu | *:--duration | \
-	*:-n | *:--limit | *:--iterations | *:-d | *:--delay | *:--rows)
-		return 0 ;;	# a number: nothing to offer
+	*:-n | *:--limit | *:--iterations | *:-d | *:--delay | *:--rows | \
+	stat:-x | stat:--field-separator)
+		return 0 ;;	# a number (or -x's separator): nothing to offer
 	esac
 
 	if [[ -z $cmd ]]; then
@@ -108,6 +109,9 @@ _kprofile()
 	else
 		case $cmd in
 		sources | interval) words=$(_kprofile_sources "$tool") ;;
+		help)	# kprofile help COMMAND
+			((COMP_CWORD == at + 1)) || return 0
+			words=$(_kprofile_help "$tool" | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z]*\) .*/\1/p') ;;
 		*) return 0 ;;
 		esac
 	fi

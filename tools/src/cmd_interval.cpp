@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "interval_parse.h"
 #include "source_parse.h"
 #include "sources_view.h"
 
@@ -23,26 +24,37 @@ struct IntervalOptions {
 	bool json = false;
 };
 
-std::optional<std::uint32_t> requested_interval(const IntervalOptions &opts)
+// N: a number in the source's units (decimal or 0x hex, as before), or
+// for ProfileTime a time as record's -i takes it (1ms, 250us: the one
+// parser, interval_parse.h).  Its syntax is checked before the device is
+// opened; whether a unit fits the source, once the source is known.
+std::optional<std::uint32_t> requested_interval(const IntervalOptions &opts, bool timer)
 {
 	if (opts.interval.empty())
 		return std::nullopt;
-	auto n = parse_number(opts.interval, std::numeric_limits<std::uint32_t>::max(),
-			      "interval");
-	if (!n)
+	if (auto n = parse_number(opts.interval, std::numeric_limits<std::uint32_t>::max(),
+				  "interval"))
+		return static_cast<std::uint32_t>(n->value());
+	try {
+		return parse_interval(opts.interval, timer);
+	} catch (const Failure &f) {
+		if (f.error().what.find("positive number") == std::string::npos)
+			throw;
 		throw Failure(usage_error(
 			fmt::format("interval '{}' is not a number", opts.interval),
-			{"Give it in decimal or hex (0x...): 100 ns units for ProfileTime, "
-			 "events for counter sources."}));
-	return static_cast<std::uint32_t>(n->value());
+			{"Give it in the source's units, decimal or hex (0x...): 100 ns units for "
+			 "ProfileTime, events for counter sources; or ProfileTime's as a time: "
+			 "1ms, 250us, 0.5ms, 100000ns, 1s."}));
+	}
 }
 
 void run_interval(const IntervalOptions &opts, const Context &ctx)
 {
-	const auto requested = requested_interval(opts);
+	(void)requested_interval(opts, true);	// the syntax, before the device
 	Session s = open_session(ctx);
 	const auto iface = static_cast<Interface>(s.info.interface);
 	const ParsedSource src = parse_source(opts.source, iface).value();
+	const auto requested = requested_interval(opts, src.value == KPROFILE_SOURCE_TIME);
 	const Op op = requested ? Op::SetInterval : Op::GetInterval;
 	ErrorContext ectx{.device = ctx.device, .source = source_label(src.value, src.name),
 			  .reason = {}, .module_abi = s.info.abi_version,
@@ -77,7 +89,8 @@ void setup_interval(CLI::App &cmd, Context &ctx)
 		       "A profile source: ProfileTotalIssues, TotalIssues, totalissues, 0x02 or 2")
 		->required();
 	cmd.add_option("N", opts->interval,
-		       "Set the interval to N (decimal or 0x hex); omitted: print it");
+		       "Set the interval to N (decimal or 0x hex, the source's units), or for "
+		       "ProfileTime to a time: 1ms, 250us, 0.5ms (as record -i); omitted: print it");
 	cmd.add_flag("--json", opts->json, "Print one JSON object (keys: tools/README.md)");
 	const IntervalRange t = interval_range(KPROFILE_SOURCE_TIME);
 	const IntervalRange c = interval_range(KPROFILE_SOURCE_TOTAL_ISSUES);

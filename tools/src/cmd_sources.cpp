@@ -2,6 +2,8 @@
 // cmd_sources.cpp - `kprofile sources`: the profile sources, like
 // `xperf -pmcsources` (KPROFILE_IOC_LIST_SOURCES), or an interface's
 // built-in table without the module.
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -76,18 +78,53 @@ Listing table_sources(const SourcesOptions &opts)
 	return {*iface, from_table(*iface, opts.view.all || !opts.names.empty(), family)};
 }
 
+// Every SOURCE argument parsed on @iface, and the errors of the bad ones:
+// one bad name does not hide the others (the UX review's B1).
+struct ParsedNames {
+	std::vector<ParsedSource> good;
+	std::vector<Error> bad;
+};
+
+ParsedNames parse_names(const std::vector<std::string> &names, Interface iface)
+{
+	ParsedNames out;
+
+	for (const auto &name : names) {
+		auto r = parse_source(name, iface);
+
+		if (r)
+			out.good.push_back(r.value());
+		else
+			out.bad.push_back(r.error());
+	}
+	return out;
+}
+
+// Report every bad SOURCE: all but the last on stderr now, the last as
+// the Failure (exit 1).  Nothing when there is none.
+void fail_on_bad_names(const ParsedNames &p)
+{
+	if (p.bad.empty())
+		return;
+	std::fflush(stdout);	// what was shown first, then the errors
+	for (std::size_t i = 0; i + 1 < p.bad.size(); i++)
+		print_err(p.bad[i].message());
+	Error last = p.bad.back();
+	if (p.bad.size() > 1)
+		last.hints.push_back(fmt::format("({} of the SOURCE arguments are unknown.)",
+						 p.bad.size()));
+	throw Failure(std::move(last));
+}
+
 // The sources named on the command line, in that order.
-std::vector<SourceEntry> only(const Listing &l, const std::vector<std::string> &names)
+std::vector<SourceEntry> only(const Listing &l, const std::vector<ParsedSource> &asked)
 {
 	std::vector<SourceEntry> out;
 
-	for (const auto &name : names) {
-		const ParsedSource src = parse_source(name, l.iface).value();
-
+	for (const auto &src : asked)
 		for (const auto &e : l.sources)
 			if (e.value == src.value)
 				out.push_back(e);
-	}
 	return out;
 }
 
@@ -103,19 +140,24 @@ void run_conflicts(const SourcesOptions &opts, const Context &ctx)
 
 	Session s = open_session(ctx);
 	const auto iface = static_cast<Interface>(s.info.interface);
-	std::vector<ParsedSource> asked;
+	const ParsedNames parsed = parse_names(opts.names, iface);
 	std::vector<std::uint32_t> values;
 
-	for (const auto &name : opts.names) {
-		asked.push_back(parse_source(name, iface).value());
-		values.push_back(asked.back().value);
-	}
-	const Conflicts c = conflicts_from(s.device.schedule(values).value(), asked);
+	fail_on_bad_names(parsed);
+	for (const auto &p : parsed.good)
+		values.push_back(p.value);
+	const Conflicts c = conflicts_from(s.device.schedule(values).value(), parsed.good);
 
 	if (opts.json)
 		print_json(conflicts_json(c));
 	else
 		print_out(render_conflicts(c));
+	// The answer is the exit status too, as grep's: 3 (the module would
+	// refuse them now), so a script need not parse the JSON's "fits".
+	if (!c.fits) {
+		std::fflush(stdout);
+		std::exit(static_cast<int>(ExitCode::Refused));
+	}
 }
 
 void run_sources(const SourcesOptions &opts, const Context &ctx)
@@ -131,20 +173,28 @@ void run_sources(const SourcesOptions &opts, const Context &ctx)
 
 	view.counters = !opts.family.empty();
 
+	ParsedNames parsed;
 	if (!opts.names.empty()) {
-		listing.sources = only(listing, opts.names);
+		// Show the good ones, then fail naming every bad one.
+		parsed = parse_names(opts.names, listing.iface);
+		listing.sources = only(listing, parsed.good);
 		view.all = true;	// a source asked for by name is shown
+		if (listing.sources.empty())
+			fail_on_bad_names(parsed);
 	}
 	if (opts.names_only) {
 		for (const auto &e : select_sources(listing.sources, view))
 			print_out(e.name + "\n");
+		fail_on_bad_names(parsed);
 		return;
 	}
 	if (opts.json) {
 		print_json(sources_json(listing.sources, view));
+		fail_on_bad_names(parsed);
 		return;
 	}
 	print_out(render_sources(listing.sources, view));
+	fail_on_bad_names(parsed);
 	if (!from_header && !view.all) {
 		std::size_t hidden = listing.sources.size() - select_sources(listing.sources, view).size();
 
@@ -165,8 +215,8 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		     "Also list the sources not supported here, with the reason");
 	cmd.add_option("-i,--interface", opts->interface,
 		       "List this interface's built-in table instead of asking the module "
-		       "(needs neither the module nor a PMU)")
-		->type_name("emon|amd64");
+		       "(needs neither the module nor a PMU); intel is emon, amd is amd64")
+		->type_name("emon|amd64");	// also intel (= emon), amd (= amd64)
 	cmd.add_option("-f,--family", opts->family,
 		       "List the amd64 table as this AMD family supports it, with the counters "
 		       "each event may use and why the others are unsupported (needs neither "
@@ -180,7 +230,7 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 		     "Print only the names, one a line (what shell completion offers)");
 	cmd.add_flag("--conflicts", opts->conflicts,
 		     "Say whether the SOURCEs can be armed together now, on which counters, "
-		     "and what holds the others");
+		     "and what holds the others; exit 3 when they cannot");
 	cmd.add_option("SOURCE", opts->names,
 		       "Show only these sources (names or numbers, as for `interval`), "
 		       "supported or not");

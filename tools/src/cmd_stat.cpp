@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <optional>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -32,6 +34,8 @@ struct StatOptions {
 	bool per_thread = false;
 	bool json = false;
 	std::string output;
+	std::string separator;		// -x SEP: perf stat's CSV-like lines
+	pid_t pid = 0;			// -p PID: attach instead of running a command
 	std::vector<std::string> command;
 };
 
@@ -139,6 +143,34 @@ public:
 private:
 	void (*old_int_)(int);
 	void (*old_quit_)(int);
+};
+
+// stat -p: SIGINT/SIGTERM end the counting (not the process), as perf
+// stat -p's Ctrl-C does.
+volatile sig_atomic_t g_stop = 0;
+
+class StopOnInterrupt {
+public:
+	StopOnInterrupt()
+	{
+		struct sigaction sa {};
+
+		g_stop = 0;
+		sa.sa_handler = [](int) { g_stop = 1; };
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, &old_int_);
+		sigaction(SIGTERM, &sa, &old_term_);
+	}
+	~StopOnInterrupt()
+	{
+		sigaction(SIGINT, &old_int_, nullptr);
+		sigaction(SIGTERM, &old_term_, nullptr);
+	}
+	StopOnInterrupt(const StopOnInterrupt &) = delete;
+	StopOnInterrupt &operator=(const StopOnInterrupt &) = delete;
+
+private:
+	struct sigaction old_int_ {}, old_term_ {};
 };
 
 // Counted by default, as perf stat counts instructions, cycles and
@@ -254,11 +286,27 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		}
 	}
 
-	HeldCommand cmd(opts.command);
-	ThreadProfile tp = ThreadProfile::enable(s.device, cmd.pid(), true).value();
-	int status;
+	int status = 0;
+	std::optional<ThreadProfile> tp;
 	auto t0 = std::chrono::steady_clock::now();
-	{
+	if (opts.pid) {
+		// The thread PID and what it starts from now on (the module
+		// follows one task: its other threads running already are not
+		// counted, tools/README.md says so).
+		r.pid = opts.pid;
+		auto enabled = ThreadProfile::enable(s.device, opts.pid, true);
+		if (!enabled && enabled.error().err == ESRCH)
+			throw Failure(errno_error(ESRCH, fmt::format("process {} does not exist",
+								     opts.pid)));
+		tp.emplace(std::move(enabled).value());
+		t0 = std::chrono::steady_clock::now();
+		StopOnInterrupt stop;
+		while (!g_stop && process_alive(opts.pid))
+			::usleep(50000);
+	} else {
+		HeldCommand cmd(opts.command);
+		tp.emplace(ThreadProfile::enable(s.device, cmd.pid(), true).value());
+		t0 = std::chrono::steady_clock::now();
 		IgnoreInterrupts quiet;
 
 		cmd.release();
@@ -266,9 +314,9 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 	}
 	r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 	r.exit_status = status;
-	r.totals = tp.read().value();
+	r.totals = tp->read().value();
 	if (opts.per_thread)
-		r.threads = tp.threads(config.size()).value();
+		r.threads = tp->threads(config.size()).value();
 	for (auto &c : r.counters) {
 		if (c.state != StatCounter::State::Counted)
 			continue;
@@ -280,7 +328,9 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		}
 	}
 
-	write_output(opts.json ? stat_json(r).dump(2) + "\n" : render_stat(r), opts.output);
+	write_output(opts.json ? stat_json(r).dump(2) + "\n" :
+		     !opts.separator.empty() ? render_stat_csv(r, opts.separator) : render_stat(r),
+		     opts.output);
 	return status;
 }
 
@@ -297,19 +347,35 @@ void setup_stat(CLI::App &cmd, Context &ctx)
 		->type_name("SOURCES")
 		->allow_extra_args(false);
 	cmd.add_flag("--per-thread", opts->per_thread, "Also show each thread's counts");
-	cmd.add_flag("--json", opts->json,
-		     "One JSON object instead of text (keys: tools/README.md)");
+	auto *json = cmd.add_flag("--json", opts->json,
+				  "One JSON object instead of text (keys: tools/README.md)");
+	cmd.add_option("-x,--field-separator", opts->separator,
+		       "Print one line per count, VALUE SEP UNIT SEP EVENT, as perf stat -x "
+		       "(e.g. -x ,)")
+		->type_name("SEP")
+		->excludes(json);
+	auto *pid = cmd.add_option("-p,--pid", opts->pid,
+				   "Count a running process (its thread PID and the threads and "
+				   "processes it starts from now on) until it exits or Ctrl-C")
+		->type_name("PID")
+		->check(CLI::PositiveNumber);
 	cmd.add_option("-o,--output", opts->output, "Write the results to FILE, not stderr")
 		->type_name("FILE");
-	cmd.add_option("command", opts->command, "The command and its arguments, after --")
-		->required();
+	cmd.add_option("command", opts->command, "The command and its arguments (-- first "
+		       "when they start with a dash)")
+		->excludes(pid);
 	cmd.positionals_at_end();
 	cmd.footer("Counts the command's threads and the processes it starts, while they run:\n"
 		   "context switches, TSC cycles, and each counter source (<not supported>, with\n"
 		   "the reason, where there is no PMU).  Results go to stderr; the exit status is\n"
 		   "the command's (1 when it cannot be run).  One thread-profiling user at a\n"
-		   "time: a second gets EBUSY.");
+		   "time: a second gets EBUSY.  Not (yet) as in perf stat: -a (the module\n"
+		   "follows one task tree), -r and -I; tools/README.md says why and what\n"
+		   "to use instead.");
 	cmd.callback([opts, &ctx] {
+		if (opts->command.empty() && !opts->pid)
+			throw Failure(usage_error("nothing to count",
+						  {"give -- CMD ARGS... or -p PID"}));
 		int status = run_stat(*opts, ctx);
 
 		if (status) {

@@ -50,6 +50,9 @@ struct Session {
 };
 Session open_session(const Context &ctx);
 
+// Is @pid a live process (it exists and is not a zombie)?  For -p PID.
+bool process_alive(pid_t pid);
+
 // @j, indented, and a newline, to stdout.
 void print_json(const nlohmann::json &j);
 // @text to stdout / stderr as is.

@@ -16,7 +16,9 @@ Conflicts conflicts_from(const kprofile_schedule &s, const std::vector<ParsedSou
 	c.fits = s.flags & KPROFILE_SCHED_FITS;
 	c.num_counters = s.num_counters;
 	c.busy_mask = s.busy_mask;
-	c.reason = std::string(s.reason, strnlen(s.reason, sizeof(s.reason)));
+	// The module says "source 0x2: ..."; the user asked by name.
+	c.reason = name_sources_in(std::string(s.reason, strnlen(s.reason, sizeof(s.reason))),
+				   asked);
 	for (std::size_t i = 0; i < asked.size() && i < KPROFILE_MAX_COUNTERS; i++) {
 		Placement p{asked[i], std::nullopt};
 
@@ -43,7 +45,7 @@ std::string render_conflicts(const Conflicts &c)
 		width = std::max(width, p.source.name.size());
 	out += fmt::format("{:>4}  {:<{}}  {}\n", "Id", "Source", width, "Counter");
 	for (const auto &p : c.placements)
-		out += fmt::format("0x{:02x}  {:<{}}  {}\n", p.source.value, p.source.name, width,
+		out += fmt::format("0x{:02X}  {:<{}}  {}\n", p.source.value, p.source.name, width,
 				   counter_text(p));
 	out += fmt::format("\n{} counter{}, busy now: {}\n", c.num_counters,
 			   c.num_counters == 1 ? "" : "s",

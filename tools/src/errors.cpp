@@ -33,7 +33,7 @@ std::vector<std::string> load_module_hints()
 	return {
 		"The kprofile module is not loaded. Load it with one of:",
 		"  sudo make load                 (in the kprofile source tree)",
-		"  sudo insmod kmod/kprofile.ko   (a module you built)",
+		"  sudo insmod build/kprofile.ko  (after make, in the source tree)",
 		"  sudo modprobe kprofile         (after sudo make install)",
 		"Then check: ls -l /dev/kprofile; dmesg | grep kprofile",
 	};
@@ -166,6 +166,44 @@ std::string paranoid_advice(bool kernel_mode)
 			   "kernel.perf_event_paranoid={}`",
 			   *level, *level > 2 ? "profiling is off" : "kernel-mode events are not counted",
 			   *level > 2 && !kernel_mode ? 2 : 1);
+}
+
+static std::optional<int> read_sysctl(const char *path)
+{
+	std::ifstream in(path);
+	int v;
+
+	if (!(in >> v))
+		return std::nullopt;
+	return v;
+}
+
+std::string kallsyms_advice(std::optional<int> kptr_restrict, std::optional<int> paranoid)
+{
+	// The kernel's kallsyms_show_value(): CAP_SYSLOG, or kptr_restrict 0
+	// with perf_event_paranoid <= 1 (kallsyms_for_perf()).  A kernel
+	// profile then needs paranoid <= 1 or CAP_PERFMON again (the
+	// module's rule, as perf's), so one sysctl alone does not do.
+	auto text = [](std::optional<int> v) { return v ? std::to_string(*v) : std::string("?"); };
+	std::string fix;
+
+	if (!kptr_restrict || *kptr_restrict != 0)
+		fix += " kernel.kptr_restrict=0";
+	if (!paranoid || *paranoid > 1)
+		fix += " kernel.perf_event_paranoid=1";
+	return fmt::format("kernel addresses are hidden (kernel.kptr_restrict={}, "
+			   "kernel.perf_event_paranoid={}): /proc/kallsyms shows them to root "
+			   "(CAP_SYSLOG), or when kptr_restrict is 0 and perf_event_paranoid at "
+			   "most 1, which kernel profiles need too without CAP_PERFMON.  Run as "
+			   "root{}",
+			   text(kptr_restrict), text(paranoid),
+			   fix.empty() ? "" : ", or: sudo sysctl" + fix);
+}
+
+std::string kallsyms_advice()
+{
+	return kallsyms_advice(read_sysctl("/proc/sys/kernel/kptr_restrict"),
+			       read_sysctl("/proc/sys/kernel/perf_event_paranoid"));
 }
 
 // What needs CAP_PERFMON because it changes the whole machine.

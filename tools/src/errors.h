@@ -77,6 +77,13 @@ std::optional<int> perf_event_paranoid();
 // level does not explain it.  @kernel_mode: the request counted kernel mode.
 std::string paranoid_advice(bool kernel_mode);
 
+// Why /proc/kallsyms hides kernel addresses from this user, and the
+// settings that would show them and allow kernel profiles (the review's
+// G3: kptr_restrict=0 alone does not, perf_event_paranoid counts too).
+// With the values given, or (no arguments) the running kernel's.
+std::string kallsyms_advice(std::optional<int> kptr_restrict, std::optional<int> paranoid);
+std::string kallsyms_advice();
+
 Error explain(Op op, int err, const ErrorContext &ctx);
 
 // The exit code of an errno, the one mapping of the tool: the device is

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // main.cpp - `kprofile`: the command registry and dispatch, global
 // options, and the mapping of failures to exit codes.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -34,7 +35,8 @@ constexpr const char *exit_codes =
 	"Exit status: 0 success; 1 usage error (bad option, unknown SOURCE);\n"
 	"2 /dev/kprofile unusable (module not loaded, no permission, ABI mismatch);\n"
 	"3 the module refused (source unsupported here, counters busy, invalid);\n"
-	"4 internal error.  Environment: KPROFILE_DEVICE overrides /dev/kprofile.";
+	"4 internal error.  Environment: KPROFILE_DEVICE overrides /dev/kprofile.\n"
+	"`kprofile help COMMAND` is `kprofile COMMAND --help`; man kprofile-COMMAND says more.";
 
 // The command word of argv, if any ("--device X info" -> "info").
 std::optional<std::string_view> command_word(int argc, char **argv)
@@ -52,6 +54,24 @@ std::optional<std::string_view> command_word(int argc, char **argv)
 			return arg;
 	}
 	return std::nullopt;
+}
+
+// `kprofile help [CMD]` (as `perf help`, `git help`): the same as
+// `kprofile [CMD] --help`.  Rewrites @args in place.
+void rewrite_help(std::vector<char *> &args)
+{
+	static char help_flag[] = "--help";
+	auto word = command_word(static_cast<int>(args.size()), args.data());
+
+	if (!word || *word != "help")
+		return;
+	auto it = std::find_if(args.begin() + 1, args.end(),
+			       [&](const char *a) { return a == *word; });
+	std::vector<char *> out(args.begin(), it);
+	if (it + 1 != args.end() && std::string_view(*(it + 1)) != "--")
+		out.push_back(*(it + 1));
+	out.push_back(help_flag);
+	args = std::move(out);
 }
 
 // "kprofile: unknown command 'infoo'" with a suggestion, or nullopt.
@@ -115,6 +135,11 @@ int main(int argc, char **argv)
 		c.setup(*sub, ctx);
 	}
 
+	std::vector<char *> args(argv, argv + argc);
+	rewrite_help(args);
+	argc = static_cast<int>(args.size());
+	args.push_back(nullptr);
+	argv = args.data();
 	if (auto e = unknown_command(argc, argv))
 		return fail(*e);
 	try {

@@ -198,6 +198,39 @@ std::string source_label(std::uint32_t value, std::string_view name)
 	return fmt::format("{} (0x{:02X})", name, value);
 }
 
+std::string name_sources_in(std::string_view text, const std::vector<ParsedSource> &sources)
+{
+	constexpr std::string_view word = "source 0x";
+	std::string out;
+	std::size_t pos = 0;
+
+	for (;;) {
+		const std::size_t at = text.find(word, pos);
+		if (at == std::string_view::npos)
+			break;
+		std::size_t end = at + word.size();
+		std::uint32_t value = 0;
+		while (end < text.size() && std::isxdigit(static_cast<unsigned char>(text[end])) &&
+		       end - at - word.size() < 8) {
+			const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[end])));
+			value = value * 16 + static_cast<std::uint32_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+			end++;
+		}
+		const ParsedSource *named = nullptr;
+		for (const auto &s : sources)
+			if (end > at + word.size() && s.value == value)
+				named = &s;
+		out.append(text.substr(pos, at - pos));
+		if (named)
+			out += source_label(named->value, named->name);
+		else
+			out.append(text.substr(at, end - at));
+		pos = end;
+	}
+	out.append(text.substr(pos));
+	return out;
+}
+
 std::optional<Result<std::uint64_t>> parse_number(std::string_view text, std::uint64_t max,
 						  std::string_view what)
 {

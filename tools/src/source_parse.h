@@ -65,4 +65,8 @@ std::vector<std::string> closest(std::string_view text, const std::vector<std::s
 // "ProfileTotalIssues (0x02)".
 std::string source_label(std::uint32_t value, std::string_view name);
 
+// @text (a module's reason) with each "source 0x2" of one of @sources
+// written as its label: "ProfileTotalIssues (0x02)".
+std::string name_sources_in(std::string_view text, const std::vector<ParsedSource> &sources);
+
 } // namespace kprofile

@@ -2,6 +2,8 @@
 // sources_view.cpp - sources and intervals, as text and JSON.
 #include "sources_view.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -81,6 +83,21 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 	if (reasons)
 		cols.push_back({"Reason", A::Left});
 
+	// A reason shared by several rows (no PMU: every counter source) is
+	// printed once, under the table, and the rows point to it: "[1]".
+	std::vector<std::string> notes;
+	auto reason_cell = [&](const std::string &reason) {
+		std::size_t n = 0;
+		for (const auto &o : shown)
+			n += !o.supported && o.reason == reason;
+		if (n < 2)
+			return reason;
+		auto it = std::find(notes.begin(), notes.end(), reason);
+		if (it == notes.end())
+			it = notes.insert(it, reason);
+		return fmt::format("[{}]", it - notes.begin() + 1);
+	};
+
 	Table table(std::move(cols));
 	for (const auto &s : shown) {
 		std::vector<std::string> row = {
@@ -100,10 +117,15 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 			row.push_back(alias_text(s));
 		row.push_back(s.supported ? "yes" : "no");
 		if (reasons)
-			row.push_back(s.reason);
+			row.push_back(s.supported ? "" : reason_cell(s.reason));
 		table.add_row(std::move(row));
 	}
-	return table.render();
+	std::string out = table.render();
+	if (!notes.empty())
+		out += "\n";
+	for (std::size_t i = 0; i < notes.size(); i++)
+		out += fmt::format("[{}] {}\n", i + 1, notes[i]);
+	return out;
 }
 
 nlohmann::json source_json(const SourceEntry &s)

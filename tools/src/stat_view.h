@@ -30,6 +30,7 @@ struct StatCounter {
 
 struct StatResult {
 	std::vector<std::string> command;
+	pid_t pid = 0;		// stat -p PID: the process attached to (no command)
 	int exit_status = 0;	// shell-like: code, or 128 + signal
 	double elapsed_seconds = 0;
 	ThreadTotals totals;
@@ -43,8 +44,14 @@ std::string group_digits(std::uint64_t n);
 // The counter column of one counter for @row's values (or the totals when
 // @row is null): the value, "<not supported>" or "<not counted>".
 std::string counter_cell(const StatCounter &c, const ThreadRow *row);
-// perf-stat-like text, ending with the elapsed time.
+// perf-stat-like text, ending with the elapsed time.  A reason several
+// counters share is printed once (the others say "as for NAME").
 std::string render_stat(const StatResult &r);
+// perf stat -x SEP: one line per count, "VALUE SEP UNIT SEP EVENT" (VALUE
+// without digit grouping, or <not supported> / <not counted>; UNIT is
+// empty); with per_thread, then one line per thread and count, prefixed
+// "COMM-TID SEP".  No header, no elapsed time, no reasons (--json has them).
+std::string render_stat_csv(const StatResult &r, const std::string &sep);
 // Keys: command, exit_status, elapsed_seconds, context_switches,
 // cycle_time, threads, counters[{source, name, supported, counted, count,
 // reason}], per_thread: null, or with per_thread set [{tid, pid, comm,

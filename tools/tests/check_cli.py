@@ -98,6 +98,41 @@ def main():
     else:
         check("no permission: exit 2 # SKIP running as root", True)
 
+    # `kprofile help [CMD]`, as perf help (the review's B7).
+    expect("help record: record's --help, exit 0", run(tool, "help", "record"), 0,
+           "kprofile record", "--source", stream="stdout")
+    expect("help: the commands, exit 0", run(tool, "help"), 0, "record", "sources",
+           stream="stdout")
+    expect("help with an unknown command: exit 1 with a suggestion",
+           run(tool, "help", "recrod"), 1, "unknown command 'recrod'", "Did you mean 'record'?")
+    # One value per -s/-e, and the command without -- (C6/C7): the parse
+    # succeeds, so without a module these fail opening it (exit 2), not
+    # with "not expected" (exit 1).
+    for args in (("record", "-s", "time", "sh", "-c", "true"),
+                 ("record", "-e", "cycles", "--", "/bin/true"),
+                 ("record", "ls", "-la"),
+                 ("record", "-s", "time", "-s", "cycles", "./prog", "-o", "x"),
+                 ("top", "--batch", "-s", "time", "sh", "-c", "true")):
+        expect("%s: the command is parsed (no module: exit 2)" % " ".join(args),
+               run(tool, *nodev, *args), 2, "not loaded")
+    expect("record -s time alone: nothing to profile, exit 1",
+           run(tool, *nodev, "record", "-s", "time"), 1, "nothing to profile")
+    # stat -p and -x (F2).
+    expect("stat -p PID parses (no module: exit 2)", run(tool, *nodev, "stat", "-p", "1"), 2,
+           "not loaded")
+    expect("stat -x , parses (no module: exit 2)",
+           run(tool, *nodev, "stat", "-x", ",", "--", "true"), 2, "not loaded")
+    expect("stat -x with --json: exit 1", run(tool, *nodev, "stat", "-x", ",", "--json",
+                                               "--", "true"), 1)
+    expect("stat -p with a command: exit 1", run(tool, *nodev, "stat", "-p", "1", "true"), 1)
+    expect("stat without a command or -p: exit 1", run(tool, *nodev, "stat"), 1,
+           "nothing to count")
+    # interval takes record's units (B6): 1ms parses, then the device fails.
+    expect("interval time 1ms parses (no module: exit 2)",
+           run(tool, "--device", "/nonexistent", "interval", "time", "1ms"), 2, "not loaded")
+    expect("interval time 1h: exit 1, names the units",
+           run(tool, "--device", "/nonexistent", "interval", "time", "1h"), 1, "unknown unit")
+
     expect("unknown command: exit 1 with a suggestion", run(tool, "infoo"), 1,
            "unknown command 'infoo'", "Did you mean 'info'?")
     expect("no command: exit 1", run(tool), 1)
@@ -130,9 +165,14 @@ def main():
               proc.returncode == 0 and len(lines) == rows + 1 and lines[0].startswith("Id")
               and "Supported" in lines[0], proc.stdout[:400])
     proc = run(tool, "sources", "--interface", "emon", "--all")
+    table, _, notes = proc.stdout.partition("\n\n")
     check("sources --interface emon --all adds the generic sources with a reason",
-          proc.returncode == 0 and len(proc.stdout.splitlines()) == 1 + 32
+          proc.returncode == 0 and len(table.splitlines()) == 1 + 32
           and "Reason" in proc.stdout and "ProfilePipelineDry" in proc.stdout, proc.stdout[:400])
+    # B5: a reason many rows share is one note under the table, not 24 copies.
+    note = notes.splitlines()[0][len("[1] "):] if notes.startswith("[1] ") else None
+    check("sources --all: a shared reason is printed once, as a note",
+          note and proc.stdout.count(note) == 1 and table.count(" [1]\n") > 1, proc.stdout)
 
     proc = run(tool, "sources", "--interface", "emon", "--json", "llcmisses", "0x13", "PipelineDry")
     try:
@@ -144,6 +184,19 @@ def main():
           and doc[2]["supported"] is False and doc[2]["reason"], proc.stdout[:400])
     expect("sources with an unknown SOURCE: exit 1 with a suggestion",
            run(tool, "sources", "--interface", "amd64", "DCMis"), 1, "Did you mean one of: DCMiss")
+    # B1: one bad name does not hide the good ones, nor the other bad ones.
+    proc = run(tool, "sources", "--interface", "emon", "time", "Bogus1", "0x13", "BogusTwo")
+    check("sources GOOD BAD GOOD BAD: the good ones shown, every bad one named, exit 1",
+          proc.returncode == 1 and "ProfileTime" in proc.stdout
+          and "ProfileTotalCycles" in proc.stdout
+          and "'Bogus1'" in proc.stderr and "'BogusTwo'" in proc.stderr,
+          "exit %d\nstdout:\n%s\nstderr:\n%s" % (proc.returncode, proc.stdout, proc.stderr))
+    # B3: intel and amd are aliases of the interfaces, and --help says so.
+    proc = run(tool, "sources", "--interface", "intel", "--json")
+    check("sources --interface intel is the emon table",
+          proc.returncode == 0 and len(json.loads(proc.stdout or "[]")) == 13, proc.stderr)
+    expect("sources --help names the intel and amd aliases", run(tool, "sources", "--help"), 0,
+           "intel is emon", "amd is amd64", stream="stdout")
 
     expect("unknown AMD family: exit 1 with the names",
            run(tool, "sources", "--family", "zen9"), 1, "unknown AMD family 'zen9'")

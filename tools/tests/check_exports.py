@@ -75,7 +75,7 @@ def check_folded(args, rec, want, two):
         check("folded: %s has %d" % (";".join(key), hits), stacks.get(key) == hits, stacks)
     if not two:
         check("folded: the unattributed hits are a stack of their own",
-              stacks.get(("[unattributed]", "[outside every profiled range]")) == 5, stacks)
+              stacks.get(("[unattributed]", "[user space, outside the profiled objects]")) == 5, stacks)
         check("folded: counts sum to the catch-all total (105)",
               sum(stacks.values()) == 105, stacks)
 

@@ -54,7 +54,21 @@ TEST(ConflictsView, AMisfitShowsTheModulesReason)
 	EXPECT_FALSE(c.fits);
 	EXPECT_NE(text.find("cannot run together now: "), std::string::npos);
 	EXPECT_NE(text.find(why), std::string::npos);
-	EXPECT_NE(text.find("0x0a  ProfileCacheMisses"), std::string::npos);
+	EXPECT_NE(text.find("0x0A  ProfileCacheMisses"), std::string::npos);
+}
+
+TEST(ConflictsView, TheReasonNamesTheSourceAsTheUserAskedAndIdsAreUpperCaseHex)
+{
+	// The module writes "source 0x2: ..." (kmod/schedule.c); sources
+	// lists ids as 0x0A, and so does --conflicts now.
+	const Conflicts c = conflicts_from(
+		answer(false, {KPROFILE_NO_COUNTER, KPROFILE_NO_COUNTER, KPROFILE_NO_COUNTER},
+		       "source 0x2: no profile interface; source 0x7f: other"),
+		asked);
+	EXPECT_EQ(c.reason, "ProfileTotalIssues (0x02): no profile interface; source 0x7f: other");
+	const std::string text = render_conflicts(c);
+	EXPECT_EQ(text.find("0x0a"), std::string::npos) << text;
+	EXPECT_NE(text.find("0x0A  ProfileCacheMisses"), std::string::npos) << text;
 }
 
 TEST(ConflictsView, JsonKeysAreStable)

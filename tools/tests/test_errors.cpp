@@ -29,10 +29,32 @@ TEST(Errors, ModuleNotLoaded)
 		EXPECT_TRUE(has(e, "cannot open /dev/kprofile")) << e.message();
 		EXPECT_TRUE(has(e, "not loaded")) << e.message();
 		EXPECT_TRUE(has(e, "sudo make load"));
-		EXPECT_TRUE(has(e, "sudo insmod kmod/kprofile.ko"));
+		// `make module` links build/kprofile.ko (kmod/ has no .ko).
+		EXPECT_TRUE(has(e, "sudo insmod build/kprofile.ko")) << e.message();
+		EXPECT_FALSE(has(e, "kmod/kprofile.ko")) << e.message();
 		EXPECT_TRUE(has(e, "sudo modprobe kprofile"));
 	}
 	EXPECT_TRUE(has(explain(Op::Open, ENOENT, ctx), "No such file or directory (ENOENT)"));
+}
+
+// G3: the advice named kptr_restrict alone, and came back after
+// kptr_restrict=0 because perf_event_paranoid 3 hides kallsyms too.
+TEST(Errors, KallsymsAdviceNamesBothSysctls)
+{
+	const std::string debian = kallsyms_advice(1, 3);
+	EXPECT_NE(debian.find("kernel.kptr_restrict=1"), std::string::npos) << debian;
+	EXPECT_NE(debian.find("kernel.perf_event_paranoid=3"), std::string::npos) << debian;
+	EXPECT_NE(debian.find("sudo sysctl kernel.kptr_restrict=0 kernel.perf_event_paranoid=1"),
+		  std::string::npos) << debian;
+
+	const std::string after = kallsyms_advice(0, 3);	// the review's second try
+	EXPECT_NE(after.find("sudo sysctl kernel.perf_event_paranoid=1"), std::string::npos) << after;
+	EXPECT_EQ(after.find("kptr_restrict=0 "), std::string::npos) << "already 0: " << after;
+
+	EXPECT_EQ(kallsyms_advice(0, 1).find("sudo sysctl"), std::string::npos)
+		<< "nothing to change: only root helps";
+	EXPECT_NE(kallsyms_advice(std::nullopt, std::nullopt).find("kptr_restrict=?"),
+		  std::string::npos);
 }
 
 TEST(Errors, NoPermission)

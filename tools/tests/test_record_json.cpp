@@ -104,6 +104,20 @@ TEST(RecordJson, RawKeysAreStable)
 	EXPECT_EQ(doc["buckets"][0]["symbol"], "hot_loop+0x10");
 }
 
+// C13: `record -a -- CMD` is system-wide; its header said "# Command:".
+TEST(RecordJson, TableHeaderNamesTheTarget)
+{
+	OneSymbol r;
+	ProfileData d = data();
+	EXPECT_NE(render_table(d, build_report(d, r)).find("# Command: ./spin\n"), std::string::npos);
+	d.target = "system";
+	const std::string t = render_table(d, build_report(d, r));
+	EXPECT_NE(t.find("# System-wide, while running: ./spin\n"), std::string::npos) << t;
+	EXPECT_EQ(t.find("# Command:"), std::string::npos) << t;
+	d.command.clear();
+	EXPECT_NE(render_table(d, build_report(d, r)).find("# System-wide\n"), std::string::npos);
+}
+
 TEST(RecordJson, TableNamesColumnsAndTheHottestSymbolFirst)
 {
 	OneSymbol r;

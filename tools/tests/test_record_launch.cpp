@@ -11,6 +11,8 @@
 #include "record/args_check.h"
 #include "record/launch.h"
 #include "record/maps.h"
+#include "record/profile_device.h"
+#include "record/runner.h"
 
 using namespace kprofile::record;
 
@@ -54,7 +56,7 @@ TEST(RecordLaunch, MissingCommandIsAnErrorWithAdvice)
 	}
 }
 
-TEST(RecordLaunch, CpuListsAndSourceNames)
+TEST(RecordLaunch, CpuLists)
 {
 	auto map = parse_cpu_list("0-2,9");
 	ASSERT_GE(map.size(), 2U);
@@ -64,15 +66,35 @@ TEST(RecordLaunch, CpuListsAndSourceNames)
 	EXPECT_THROW(parse_cpu_list("3-1"), std::invalid_argument);
 	EXPECT_THROW(parse_cpu_list("x"), std::invalid_argument);
 	EXPECT_THROW(parse_cpu_list(""), std::invalid_argument);
+	// Source names: kprofile::parse_source, the one parser (record's own
+	// exact-match one is gone; test_source_parse.cpp tests the shared one).
+}
 
-	std::vector<SourceDesc> known = {{0, "ProfileTime", 10000, true, true, ""},
-					 {0x13, "ProfileTotalCycles", 65536, false, false, "no PMU"}};
-	EXPECT_EQ(parse_source("ProfileTime", known), 0U);
-	EXPECT_EQ(parse_source("TotalCycles", known), 0x13U);
-	EXPECT_EQ(parse_source("0x13", known), 0x13U);
-	EXPECT_EQ(parse_source("19", known), 0x13U);
-	EXPECT_THROW(parse_source("ProfileNothing", known), kprofile::Failure);
-	EXPECT_THROW(parse_source("0x99", known), kprofile::Failure);
+// The review's C9: errors named ranges ("0xffff800000000000..0xffff...");
+// they name what the range is.
+TEST(RecordLaunch, ProfileErrorsNameTheRangeNotItsAddresses)
+{
+	EXPECT_EQ(profile_label(false, true, "", 42), "the kernel text of process 42");
+	EXPECT_EQ(profile_label(false, true, "[9p]", 0), "module [9p] (system-wide)");
+	EXPECT_EQ(profile_label(false, false, "/usr/lib/libc.so.6", 42),
+		  "/usr/lib/libc.so.6 of process 42");
+	EXPECT_EQ(profile_label(true, false, "", 42), "the user-space catch-all of process 42");
+	EXPECT_EQ(profile_label(true, true, "", 0), "the kernel catch-all (system-wide)");
+}
+
+// ... and a -p target that exits during setup says so (it gave no file and
+// an error about a profile request).
+TEST(RecordLaunch, ATargetGoneDuringSetupIsSaidPlainly)
+{
+	const kprofile::Error e = target_gone_error(4242, 2.5);
+	EXPECT_NE(e.what.find("process 4242 exited while record was setting up"), std::string::npos)
+		<< e.what;
+	EXPECT_NE(e.what.find("no file was written"), std::string::npos) << e.what;
+	EXPECT_EQ(e.what.find("0x"), std::string::npos) << e.what;
+	ASSERT_FALSE(e.hints.empty());
+	EXPECT_NE(e.hints[0].find("kprofile record -- CMD"), std::string::npos);
+	EXPECT_FALSE(process_alive(0x3fffffff)) << "no such pid";
+	EXPECT_TRUE(process_alive(::getpid()));
 }
 
 TEST(RecordLaunch, ScheduleErrorSaysWhichSourcesFitTogether)

@@ -119,7 +119,7 @@ TEST(RecordSplit, UnattributedIsCatchAllMinusAttributed)
 	EXPECT_EQ(rep.sources[0].total, 100U);
 	EXPECT_EQ(rep.sources[0].attributed, 60U);
 	EXPECT_EQ(rep.sources[0].unattributed, 40U);
-	const Row *un = row(rep, "[outside every profiled range]");
+	const Row *un = row(rep, "[user space, outside the profiled objects]");
 	ASSERT_NE(un, nullptr);
 	EXPECT_DOUBLE_EQ(un->overhead, 40.0);
 	EXPECT_DOUBLE_EQ(row(rep, "ns::gamma(int)")->overhead, 60.0);
@@ -128,6 +128,75 @@ TEST(RecordSplit, UnattributedIsCatchAllMinusAttributed)
 	for (const auto &r : rep.rows)
 		sum += r.overhead;
 	EXPECT_NEAR(sum, 100.0, 1e-9);
+}
+
+// The review's C2: under -a the unattributed row said "[outside every
+// profiled range]" although the user catch-all, a profiled range, counted
+// them.  The label says which half and why; kernel-side leftovers (code
+// outside the kernel and module text) get their own row.
+TEST(RecordSplit, UnattributedRowsSayWhichHalfAndWhy)
+{
+	FakeResolver f;
+	auto d = recording({0, 0, 0, 0, 60, 0}, 100);	// 40 user hits unattributed
+	d.target = "system";
+	RangeRecord kall;	// the kernel catch-all: 30 hits, 25 in the kernel text
+	kall.kind = RangeKind::CatchAll;
+	kall.base = 0xffff800000000000ULL;
+	kall.size = ~0ULL - kall.base;
+	kall.bucket_shift = 31;
+	kall.buckets.assign(kall.size / (1ULL << 31) + 1, 0);
+	kall.buckets[7] = 30;
+	RangeRecord text;
+	text.kind = RangeKind::Kernel;
+	text.base = 0xffffffff81000000ULL;
+	text.size = 0x40;
+	text.bucket_shift = 6;
+	text.buckets = {25};
+	d.ranges.push_back(kall);
+	d.ranges.push_back(text);
+
+	Report rep = build_report(d, f);
+	EXPECT_EQ(rep.sources[0].total, 130U);
+	EXPECT_EQ(rep.sources[0].unattributed, 45U);
+	const Row *user = row(rep, "[user space, unattributed]");
+	const Row *kernel = row(rep, "[kernel, outside the kernel and module text]");
+	ASSERT_TRUE(user && kernel);
+	EXPECT_EQ(user->exact_hits, 40U);
+	EXPECT_EQ(kernel->exact_hits, 5U);
+	EXPECT_EQ(user->object, "[unattributed]");
+	for (const auto &r : rep.rows)
+		EXPECT_EQ(r.symbol.find("outside every profiled range"), std::string::npos);
+
+	d.target = "command";	// a command's own leftovers are named as such
+	rep = build_report(d, f);
+	ASSERT_NE(row(rep, "[user space, outside the profiled objects]"), nullptr);
+	EXPECT_EQ(row(rep, "[user space, unattributed]"), nullptr);
+}
+
+// top --delta (the review's E1): a refresh shows what was counted since
+// the previous one.
+TEST(RecordSplit, DeltaSinceIsWhatTheRangesCountedInBetween)
+{
+	FakeResolver f;
+	auto before = recording({40, 0, 0, 0, 60, 0}, 100);	// alpha's 40: all before
+	before.duration_ns = 1000000000;
+	auto now = recording({40, 0, 0, 0, 70, 30}, 150);	// gamma: 40 more
+	now.duration_ns = 3000000000;
+	RangeRecord late = test::catch_all(9);	// a profile created since: whole
+	late.pid = 77;
+	now.ranges.push_back(late);
+
+	const ProfileData d = delta_since(now, before);
+	EXPECT_EQ(d.duration_ns, 2000000000U);
+	EXPECT_EQ(d.ranges[0].buckets, (std::vector<std::uint32_t>{0, 0, 0, 0, 10, 30}));
+	EXPECT_EQ(d.ranges[1].buckets[0], 50U);
+	EXPECT_EQ(d.ranges[2].buckets[0], 9U);
+	Report rep = build_report(d, f);
+	EXPECT_EQ(rep.sources[0].total, 59U);
+	EXPECT_EQ(rep.rows.front().symbol, "ns::gamma(int)");
+	EXPECT_EQ(rep.rows.front().exact_hits, 40U);
+	EXPECT_EQ(row(rep, "alpha"), nullptr) << "nothing new in alpha: no row";
+	EXPECT_EQ(delta_since(before, now).ranges[0].buckets[4], 0U) << "never negative";
 }
 
 TEST(RecordSplit, MissingSymbolsShowObjectPlusFileOffset)
@@ -152,7 +221,7 @@ TEST(RecordSplit, WithoutCatchAllTheTotalIsWhatWasAttributed)
 	Report rep = build_report(d, f);
 	EXPECT_EQ(rep.sources[0].total, 20U);
 	EXPECT_FALSE(rep.sources[0].has_catchall);
-	EXPECT_EQ(row(rep, "[outside every profiled range]"), nullptr);
+	EXPECT_EQ(row(rep, "[user space, outside the profiled objects]"), nullptr);
 }
 
 TEST(RecordSplit, SourceFilterAndSortKeys)
@@ -165,7 +234,7 @@ TEST(RecordSplit, SourceFilterAndSortKeys)
 
 	Report rep = build_report(d, f);
 	sort_rows(rep.rows, {"symbol"});
-	EXPECT_EQ(rep.rows.front().symbol, "[outside every profiled range]");
+	EXPECT_EQ(rep.rows.front().symbol, "[user space, outside the profiled objects]");
 	EXPECT_EQ(rep.rows[1].symbol, "alpha");
 	EXPECT_THROW(parse_sort("overhead,bogus"), std::invalid_argument);
 	EXPECT_EQ(parse_sort("").order, std::vector<std::string>{"overhead"});

@@ -143,6 +143,32 @@ TEST(SourcesView, AllShowsUnsupportedWithTheReason)
 	EXPECT_EQ(sources_json(s, {.all = true}).size(), 2u);
 }
 
+TEST(SourcesView, AReasonSharedByRowsIsPrintedOnceAsAFootnote)
+{
+	// No PMU: every counter source has the same long reason (the UX
+	// review's B5: 24 rows repeated it).
+	std::vector<SourceEntry> s = {from_module(module_info(0x00, true))};
+	for (std::uint32_t v : {0x02u, 0x13u, 0x1Du}) {
+		auto info = module_info(v, false);
+		std::strcpy(info.reason, "no profile interface: CPUID leaf 0xA reports no PMU");
+		s.push_back(from_module(info));
+	}
+	auto unique = module_info(0x1E, false);
+	std::strcpy(unique.reason, "only this one");
+	s.push_back(from_module(unique));
+	const std::string out = render_sources(s, {.all = true});
+	auto l = lines(out);
+
+	const std::string why = "no profile interface: CPUID leaf 0xA reports no PMU";
+	EXPECT_EQ(out.find(why), out.rfind(why)) << "the shared reason once:\n" << out;
+	ASSERT_EQ(l.size(), 1u + 5u + 1u + 1u) << out;	// header, rows, blank, note
+	EXPECT_EQ(l.back(), "[1] " + why);
+	for (std::size_t i = 2; i <= 4; i++)
+		EXPECT_TRUE(l[i].ends_with(" [1]") && l[i].find(" no ") != std::string::npos) << l[i];
+	EXPECT_TRUE(l[5].ends_with("only this one")) << "a reason of one row stays in it";
+	EXPECT_EQ(sources_json(s, {.all = true})[1]["reason"], why) << "JSON keeps it per source";
+}
+
 TEST(SourcesView, VerboseAddsSelectAndEbx)
 {
 	auto l = lines(render_sources(from_table(Interface::Emon, false), {.verbose = true}));

@@ -120,6 +120,52 @@ TEST(StatView, TextShowsCountsNotCountedAndExitStatus)
 	EXPECT_NE(t.find("exited with status 3"), std::string::npos) << t;
 }
 
+// F3: with no PMU every default counter had the same 100-character
+// reason, printed three times.
+TEST(StatView, AReasonSharedByCountersIsPrintedOnce)
+{
+	StatResult r = no_pmu();
+	StatCounter branches = r.counters[0];
+	branches.source = 0x06;
+	branches.name = "ProfileBranchInstructions";
+	r.counters.push_back(branches);
+	r.counters.push_back(branches);
+	r.counters.back().name = "ProfileBranchMispredictions";
+	const std::string t = render_stat(r);
+	const std::string why = "no profile interface: hidden by the hypervisor";
+
+	EXPECT_EQ(t.find(why), t.rfind(why)) << t;
+	EXPECT_NE(t.find("<not supported>      ProfileTotalIssues          # " + why), std::string::npos)
+		<< "the first row keeps it: " << t;
+	EXPECT_NE(t.find("ProfileBranchMispredictions # (as for ProfileTotalIssues)"),
+		  std::string::npos) << t;
+}
+
+// perf stat -x SEP: machine-readable lines.
+TEST(StatView, SeparatorLinesAsPerfStatX)
+{
+	StatResult r = with_pmu();
+	EXPECT_EQ(render_stat_csv(r, ","),
+		  "1234,,context-switches\n"
+		  "987654321,,cycle-time\n"
+		  "5000000,,ProfileTotalIssues\n"
+		  "7,,ProfileBranchInstructions\n"
+		  "<not counted>,,ProfileBranchMispredictions\n");
+	r.per_thread = true;
+	const std::string t = render_stat_csv(r, ";");
+	EXPECT_NE(t.find("spin-100;1000;;context-switches\n"), std::string::npos) << t;
+	EXPECT_NE(t.find("spin-101;1000000;;ProfileTotalIssues\n"), std::string::npos) << t;
+}
+
+TEST(StatView, AttachedToAPidSaysSo)
+{
+	StatResult r = no_pmu();
+	r.command.clear();
+	r.pid = 4242;
+	EXPECT_NE(render_stat(r).find("Performance counter stats for process id '4242'"),
+		  std::string::npos) << render_stat(r);
+}
+
 TEST(StatView, PerThreadRows)
 {
 	StatResult r = with_pmu();

@@ -9,16 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "interval_parse.h"
+
 namespace kprofile::record {
 
-// -i TEXT for a source.  A plain number is in the source's units (100 ns
-// for ProfileTime, events for a counter source); ProfileTime also takes
-// a unit: "250us", "1ms", "0.5ms", "100000ns", "1s".  Returns 100 ns
-// units for ProfileTime.
-std::uint32_t parse_interval(const std::string &text, bool timer);
-// -F HZ: ProfileTime's interval in 100 ns units for @hz interrupts a
-// second per CPU.
-std::uint32_t frequency_interval(double hz);
+// -i TEXT and -F HZ: the parser `kprofile interval` shares
+// (interval_parse.h).
+using kprofile::frequency_interval;
+using kprofile::parse_interval;
 // -C TEXT: the CPU bitmap, every CPU below @nr_cpus (the module's count).
 std::vector<std::uint8_t> check_cpu_list(const std::string &text, unsigned nr_cpus);
 // -o PATH: its directory exists and is writable, and PATH is not a

@@ -210,8 +210,10 @@ void setup_report(CLI::App &cmd, Context &)
 		->type_name("PID");
 	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
-		   "the bytes of the sized functions in them.  [unattributed] is what the\n"
-		   "catch-all profile saw outside every profiled range.\n"
+		   "the bytes of the sized functions in them.  [unattributed] rows are hits\n"
+		   "only the catch-all profiles counted: [user space, unattributed] (-a:\n"
+		   "processes without profiles of their own), [user space, outside the\n"
+		   "profiled objects], [kernel, outside the kernel and module text].\n"
 		   "Flame graph: kprofile report --format folded | flamegraph.pl > prof.svg");
 	cmd.callback([opts] { record::run_report(*opts); });
 }

@@ -29,6 +29,7 @@ struct TopOptions {
 	std::size_t iterations = 0;	// 0: until the target is done
 	double delay = 1.0;
 	std::size_t rows = 20;
+	bool delta = false;	// each refresh: the hits since the previous one
 };
 
 // initscr()/endwin() as a scope.
@@ -82,14 +83,33 @@ void run_top(const TopOptions &opts, const Context &ctx)
 		if (!text)
 			screen = std::make_unique<Screen>();
 		std::size_t shown = 0;
+		std::optional<ProfileData> previous;	// --delta: the last frame's counts
+		bool kernel_symbols = false;
 
 		auto frame = [&]() {
 			ProfileData d = r.data();
+			if (!kernel_symbols) {
+				// The kallsyms record read before the profiles started:
+				// top reading /proc/kallsyms while they run showed up in
+				// its own -a profile (kallsyms_expand_symbol, the review's
+				// E2).  The resolver keeps the table after this frame.
+				d.kernel_symbols = kernel_symbols_for(d, r.session().kallsyms());
+				kernel_symbols = true;
+			}
+			const double total = d.duration_ns / 1e9;
+			std::string head = fmt::format("kprofile top: {:.1f} s", total);
+			if (opts.delta) {
+				ProfileData now = d;
+				if (previous) {
+					d = delta_since(now, *previous);
+					head += fmt::format(", the hits of the last {:.1f} s (--delta)",
+							    d.duration_ns / 1e9);
+				}
+				previous = std::move(now);
+			}
 			Report rep = build_report(d, resolver);
 			default_view(rep);	// one row per command, object, symbol
-			return fmt::format("kprofile top: {} profiles, {:.1f} s\n", d.ranges.size(),
-					   d.duration_ns / 1e9) +
-			       render_table(d, rep, rows);
+			return head + "\n" + render_table(d, rep, rows);
 		};
 		auto tick = [&]() {
 			std::string f = frame();
@@ -130,7 +150,11 @@ void setup_top(CLI::App &cmd, Context &ctx)
 	cmd.add_option("-d,--delay", opts->delay, "Seconds between refreshes (default 1)")
 		->check(CLI::PositiveNumber);
 	cmd.add_option("--rows", opts->rows, "Symbols shown (default 20)");
-	cmd.footer("Reads the live bucket buffers while the target runs; q quits.");
+	cmd.add_flag("--delta", opts->delta,
+		     "Each refresh shows the hits since the previous one, not since the start "
+		     "(what is hot now, as perf top's decay)");
+	cmd.footer("Reads the live bucket buffers while the target runs; q quits.  Without\n"
+		   "--delta the counts are cumulative from the start.");
 	cmd.callback([opts, &ctx] { record::run_top(*opts, ctx); });
 }
 

@@ -27,6 +27,22 @@ const char *kWatchdogAdvice =
 	"the performance counters are held by someone else; the NMI watchdog holds one by "
 	"default: `sudo sysctl kernel.nmi_watchdog=0` frees it (perf sessions hold them too)";
 
+// Start the profile of profile fd @fd: KPROFILE_IOC_START_EX, or
+// KPROFILE_IOC_START on a module without it (ENOTTY).  0, or the errno
+// with the module's reason in @reason (empty when it gave none).
+int start_profile(int fd, std::string &reason)
+{
+	kprofile_start_result res{};
+	int err = ioctl_errno(fd, KPROFILE_IOC_START_EX, &res);
+
+	if (err == ENOTTY) {
+		res = kprofile_start_result{};
+		err = ioctl_errno(fd, KPROFILE_IOC_START, nullptr);
+	}
+	reason = err ? std::string(res.reason, strnlen(res.reason, sizeof(res.reason))) : "";
+	return err;
+}
+
 } // namespace
 
 BucketBuffer::BucketBuffer(std::size_t buckets) : count_(buckets)
@@ -60,8 +76,11 @@ std::vector<std::uint32_t> BucketBuffer::snapshot() const
 
 void Profile::start()
 {
-	if (int err = ioctl_errno(fd_.get(), KPROFILE_IOC_START, nullptr))
-		throw Failure(errno_error(err, "cannot start a profile",
+	std::string reason;
+
+	if (int err = start_profile(fd_.get(), reason))
+		throw Failure(errno_error(err, reason.empty() ? std::string("cannot start a profile") :
+					  "cannot start a profile (" + reason + ")",
 					  {err == EBUSY ? kWatchdogAdvice :
 					   err == ENOMEM ? memlock_advice(memlock_limit()) : ""}));
 	started_ = true;
@@ -189,6 +208,19 @@ std::string profile_advice(int err, const ProfileRequest &req)
 	}
 }
 
+std::string profile_label(bool catch_all, bool kernel, const std::string &object_path, pid_t pid)
+{
+	std::string what;
+
+	if (catch_all)
+		what = kernel ? "the kernel catch-all" : "the user-space catch-all";
+	else if (kernel)
+		what = object_path.empty() ? "the kernel text" : "module " + object_path;
+	else
+		what = object_path.empty() ? "an anonymous executable mapping" : object_path;
+	return what + (pid ? fmt::format(" of process {}", pid) : std::string(" (system-wide)"));
+}
+
 std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest &req)
 {
 	const std::uint64_t buckets = (req.size + (1ULL << req.bucket_shift) - 1) >> req.bucket_shift;
@@ -217,27 +249,13 @@ std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest 
 				advice = d.name + " is not supported here: " + d.reason;
 			}
 		}
-		throw Failure(errno_error(err, fmt::format("cannot create a profile of {:#x}..{:#x}",
-							   req.base, req.base + req.size),
+		throw Failure(errno_error(err, req.what.empty() ?
+					  fmt::format("cannot create a profile of {:#x}..{:#x}",
+						      req.base, req.base + req.size) :
+					  "cannot profile " + req.what,
 					  {advice}));
 	}
 	return std::make_unique<Profile>(std::move(fd).value(), std::move(buffer));
-}
-
-std::uint32_t parse_source(const std::string &text, const std::vector<SourceDesc> &known)
-{
-	for (const auto &d : known)
-		if (d.name == text || d.name == "Profile" + text)
-			return d.value;
-	char *end = nullptr;
-	errno = 0;
-	unsigned long v = std::strtoul(text.c_str(), &end, 0);
-	if (!text.empty() && end && *end == '\0' && errno == 0)
-		for (const auto &d : known)
-			if (d.value == v)
-				return d.value;
-	throw Failure(usage_error("unknown profile source '" + text + "'",
-				  {"`kprofile sources` lists the names and values on this machine"}));
 }
 
 std::vector<std::uint8_t> parse_cpu_list(const std::string &text)

@@ -60,7 +60,17 @@ struct ProfileRequest {
 	std::uint32_t source = 0;
 	std::uint32_t mode = KPROFILE_MODE_BOTH;
 	std::vector<std::uint8_t> cpus;	// bitmap, empty = all online
+	// What the range is, for errors: "libc.so.6 of process 42"
+	// (profile_label()); empty: the addresses are named.
+	std::string what;
 };
+
+// A profile's range as a user knows it: "the kernel text of process 42",
+// "module [9p] (system-wide)", "/usr/lib/libc.so.6 of process 42", "the
+// user-space catch-all of process 42".  @object_path: the object's path
+// ("[name]" for a module), empty for none.
+std::string profile_label(bool catch_all, bool kernel, const std::string &object_path,
+			  pid_t pid);
 
 // One profile object: its fd and its live buffer.
 class Profile {
@@ -98,9 +108,6 @@ std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest 
 Error schedule_error(const std::vector<std::string> &names, const kprofile_schedule &s);
 // Advice for an errno from creating or starting a profile.
 std::string profile_advice(int err, const ProfileRequest &req);
-// Resolve "ProfileTime", "Time", "0x13", "19" to a source value among
-// @known; throws a Usage Failure listing the valid names.
-std::uint32_t parse_source(const std::string &text, const std::vector<SourceDesc> &known);
 // "0-3,6" -> a CPU bitmap; throws std::invalid_argument.
 std::vector<std::uint8_t> parse_cpu_list(const std::string &text);
 

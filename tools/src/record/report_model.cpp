@@ -78,6 +78,42 @@ constexpr double kHiddenBelow = 0.05;
 
 } // namespace
 
+ProfileData delta_since(const ProfileData &now, const ProfileData &before)
+{
+	using Key = std::tuple<std::uint32_t, int, std::uint64_t, std::uint64_t, std::uint32_t,
+			       std::int64_t>;
+	auto key = [](const RangeRecord &r) {
+		return Key{r.source, static_cast<int>(r.kind), r.base, r.size, r.bucket_shift, r.pid};
+	};
+	std::map<Key, const RangeRecord *> old;
+	for (const auto &r : before.ranges)
+		old.emplace(key(r), &r);
+
+	ProfileData d = now;
+	d.duration_ns = now.duration_ns > before.duration_ns ? now.duration_ns - before.duration_ns : 0;
+	for (auto &r : d.ranges) {
+		auto it = old.find(key(r));
+		if (it == old.end())
+			continue;
+		const auto &b = it->second->buckets;
+		for (std::size_t i = 0; i < r.buckets.size() && i < b.size(); i++)
+			r.buckets[i] = r.buckets[i] > b[i] ? r.buckets[i] - b[i] : 0;
+	}
+	return d;
+}
+
+const char *unattributed_label(const ProfileData &data, bool kernel)
+{
+	if (kernel)
+		return "[kernel, outside the kernel and module text]";
+	// -a: processes without profiles of their own (idle ones, the start
+	// of busy ones, short-lived ones).  A command or -p: its addresses
+	// outside every mapping profiled (JIT code, a library mapped before
+	// the next maps read).
+	return data.target == "system" ? "[user space, unattributed]" :
+					 "[user space, outside the profiled objects]";
+}
+
 std::string source_name(const ProfileData &data, std::uint32_t value)
 {
 	for (const auto &s : data.sources)
@@ -171,6 +207,13 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 	std::map<std::tuple<std::uint32_t, std::int64_t, std::string, std::string, std::string>, Row>
 		rows;
 	std::map<std::uint32_t, SourceTotals> totals;
+	// Per source, which half the catch-alls' hits were in, to say where
+	// the unattributed ones are (kernel ranges start at 2^63 and above).
+	struct Halves {
+		bool user = false, kernel = false;	// a catch-all of that half
+		std::uint64_t kernel_total = 0, kernel_attributed = 0;
+	};
+	std::map<std::uint32_t, Halves> halves;
 
 	for (const auto &s : data.sources) {
 		if (!source_matches(data, s.value, source_filter))
@@ -190,9 +233,14 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		if (t.name.empty())
 			t.name = source_name(data, r.source);
 		if (r.kind == RangeKind::CatchAll) {
+			const bool kernel_half = r.base >> 63;
 			t.has_catchall = true;
-			for (auto b : r.buckets)
+			(kernel_half ? halves[r.source].kernel : halves[r.source].user) = true;
+			for (auto b : r.buckets) {
 				t.total += b;
+				if (kernel_half)
+					halves[r.source].kernel_total += b;
+			}
 			continue;
 		}
 
@@ -229,6 +277,8 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 			if (!hits)
 				continue;
 			t.attributed += hits;
+			if (r.kind == RangeKind::Kernel)
+				halves[r.source].kernel_attributed += hits;
 			const std::uint64_t lo = r.bucket_base(i);
 			const std::uint64_t hi = std::min(lo + r.bucket_size(), r.base + r.size);
 			const auto tr = translate_range(view, lo, hi);
@@ -257,15 +307,29 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		if (!t.has_catchall || t.total < t.attributed)
 			t.total = std::max(t.total, t.attributed);
 		t.unattributed = t.total - t.attributed;
-		if (t.unattributed) {
+		// The catch-alls counted these, no other profile did: say which
+		// half and why (they are not "outside every profiled range").
+		const Halves &h = halves[value];
+		std::uint64_t kernel = 0;
+		if (h.kernel && !h.user)
+			kernel = t.unattributed;
+		else if (h.kernel && h.kernel_total > h.kernel_attributed)
+			kernel = std::min(t.unattributed, h.kernel_total - h.kernel_attributed);
+		const std::pair<const char *, std::uint64_t> parts[] = {
+			{unattributed_label(data, false), t.unattributed - kernel},
+			{unattributed_label(data, true), kernel},
+		};
+		for (const auto &[label, n] : parts) {
+			if (!n)
+				continue;
 			Row row;
 			row.source = value;
 			row.source_name = t.name;
 			row.object = "[unattributed]";
 			row.object_path = "[unattributed]";
-			row.symbol = "[outside every profiled range]";
-			row.hits = static_cast<double>(t.unattributed);
-			row.exact_hits = t.unattributed;
+			row.symbol = label;
+			row.hits = static_cast<double>(n);
+			row.exact_hits = n;
 			rows[{value, 0, row.object_path, row.symbol, ""}] = row;
 		}
 		rep.sources.push_back(t);

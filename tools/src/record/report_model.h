@@ -103,6 +103,18 @@ struct RawBucket {
 // parse_sort() (report_view.h), which also groups.
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys);
 
+// What @now counted since @before (two snapshots of one recording, as top
+// takes them): each range's buckets minus the same range's in @before
+// (same source, kind, base, size, bucket size and pid; a range new since
+// then counts whole), and the duration between them.  top --delta.
+ProfileData delta_since(const ProfileData &now, const ProfileData &before);
+
+// The Symbol of the "[unattributed]" rows: catch-all hits that no other
+// profile counted, in user space ("[user space, unattributed]" under -a,
+// "[user space, outside the profiled objects]" otherwise) or in the kernel
+// half ("[kernel, outside the kernel and module text]").
+const char *unattributed_label(const ProfileData &data, bool kernel);
+
 // Build the report; @source_filter keeps only sources matching by name
 // or value (empty keeps all).  The "[unattributed]" row carries hits of
 // the catch-all profile that no object or kernel range saw.

@@ -66,15 +66,16 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 {
 	std::string out;
 
-	if (!data.command.empty()) {
-		std::string cmd;
-		for (const auto &a : data.command)
-			cmd += (cmd.empty() ? "" : " ") + a;
+	std::string cmd;
+	for (const auto &a : data.command)
+		cmd += (cmd.empty() ? "" : " ") + a;
+	if (data.target == "system") {	// -a, with or without a command
+		out += cmd.empty() ? "# System-wide\n" :
+		       fmt::format("# System-wide, while running: {}\n", cmd);
+	} else if (!cmd.empty()) {
 		out += fmt::format("# Command: {}\n", cmd);
 	} else if (data.target == "pid") {
 		out += fmt::format("# Process: {}\n", data.pid);
-	} else if (data.target == "system") {
-		out += "# System-wide\n";
 	}
 	out += fmt::format("# Duration: {:.3f} s\n", data.duration_ns / 1e9);
 	for (const auto &s : report.sources) {

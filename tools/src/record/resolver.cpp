@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include "errors.h"
+
 namespace kprofile::record {
 
 const ElfObject *FileResolver::object(const ProfileData &data, int index)
@@ -85,7 +87,7 @@ RangeResolver::View FileResolver::view(const ProfileData &data, const RangeRecor
 			if (syms.empty())
 				warnings_.push_back("no kernel symbols (recorded without /proc/kallsyms "
 					"access, and it is unreadable now): kernel hits are shown as "
-					"addresses; run as root or set kernel.kptr_restrict=0");
+					"addresses; " + kallsyms_advice());
 			kernel_ = kernel_symbol_table(syms);
 		}
 		v.table = &*kernel_;

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <ctime>
 #include <iostream>
 #include <thread>
@@ -15,10 +16,22 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "command.h"
 #include "record/follow_pacer.h"
 #include "source_parse.h"
 
 namespace kprofile::record {
+
+Error target_gone_error(pid_t pid, double seconds)
+{
+	return errno_error(ESRCH,
+			   fmt::format("process {} exited while record was setting up its profiles "
+				       "({:.1f} s in): nothing was recorded and no file was written",
+				       pid, seconds),
+			   {"setting up takes a moment (pinning the kernel text's buckets; seconds "
+			    "under emulation): profile a short program from its start with "
+			    "`kprofile record -- CMD ARGS...`, or attach to one that runs longer"});
+}
 
 namespace {
 
@@ -51,13 +64,15 @@ void restore_handlers()
 void add_target_options(CLI::App &app, TargetArgs &a)
 {
 	// perf's habits: -e is -s; -g gets a plain answer (below).
+	// One value per -s/-e (repeat it, or use commas): a greedy list ate
+	// the command after `-s time ./prog`.
 	app.add_option("-e,--event", a.sources, "the same as -s (perf's spelling)")
-		->delimiter(',')->group("");
+		->delimiter(',')->allow_extra_args(false)->group("");
 	app.add_flag("-g,--call-graph", a.call_graph, "")->group("");
 	app.add_option("-s,--source", a.sources,
 		       "profile source(s), by name or value (default ProfileTime); "
-		       "several give one profile set each")
-		->delimiter(',');
+		       "several (-s A,B or -s A -s B) give one profile set each")
+		->delimiter(',')->allow_extra_args(false)->type_name("SOURCE");
 	auto *iv = app.add_option("-i,--interval", a.interval,
 				  "the sources' interval while recording (machine-wide, restored at "
 				  "the end): ProfileTime takes 250us, 1ms, ... (a plain number is 100 ns "
@@ -95,7 +110,12 @@ void add_target_options(CLI::App &app, TargetArgs &a)
 			}, "SECS"));
 	app.add_flag("--no-inherit", a.no_inherit,
 		     "profile only the command (or -p PID), not the processes it starts");
-	app.add_option("command", a.command, "-- CMD ARGS...: run and profile a command");
+	app.add_option("command", a.command,
+		       "CMD ARGS... (or -- CMD ARGS...): run and profile a command; everything "
+		       "after CMD is its own, as for perf record");
+	// `record ls -la`: from the first positional on, every argument is the
+	// command's, dashes included.
+	app.positionals_at_end();
 }
 
 Run::Run(const TargetArgs &args, const std::string &device)
@@ -148,6 +168,10 @@ void Run::start()
 	SessionOptions so;
 	std::vector<std::string> names = args_.sources;
 
+	// Before -i changes an interval: Ctrl-C during setup must not kill us
+	// before the destructor puts it back (it ends the loop at once).
+	install_handlers();
+
 	if (names.empty())
 		names.push_back("ProfileTime");
 	for (const auto &n : names) {
@@ -160,10 +184,13 @@ void Run::start()
 		if (dup)
 			continue;
 		SourceDesc d = query_source(dev_, v);
-		if (!d.supported)
-			throw Failure(errno_error(EOPNOTSUPP, d.name + " is not supported on this machine",
-						  {d.reason.empty() ? "`kprofile sources` shows what is supported" :
-						   d.reason}));
+		if (!d.supported)	// the advice every command gives (VM hint too)
+			throw Failure(explain(Op::QuerySource, EOPNOTSUPP,
+					      {.device = dev_.path(),
+					       .source = source_label(d.value, d.name),
+					       .reason = d.reason,
+					       .module_abi = info_.abi_version,
+					       .hypervisor = (info_.flags & KPROFILE_INFO_HYPERVISOR) != 0}));
 		std::optional<std::uint32_t> want;
 		if (args_.frequency) {
 			if (!d.timer)
@@ -198,20 +225,38 @@ void Run::start()
 		so.target = KPROFILE_TARGET_PID;
 		so.pid = cmd_ ? cmd_->pid() : args_.pid;
 	}
-	install_handlers();
+	if (args_.pid && !process_alive(args_.pid))
+		throw Failure(errno_error(ESRCH, fmt::format("process {} does not exist", args_.pid),
+					  {"`ps` lists the running processes"}));
+	const auto setup_began = std::chrono::steady_clock::now();
+	auto gone = [&] {
+		return target_gone_error(args_.pid, std::chrono::duration<double>(
+			std::chrono::steady_clock::now() - setup_began).count());
+	};
 	session_ = std::make_unique<Session>(dev_, so);
-	session_->start_base();
-	if (cmd_) {
-		cmd_->exec();
-		session_->follow();
-		session_->start_pending();
-		cmd_->resume();
-	} else if (!session_->follow()) {
-		throw Failure(errno_error(ESRCH, fmt::format("cannot read /proc/{}/maps", args_.pid),
-					  {"the process does not exist, or you may not read its maps: "
-					   "profile your own processes or run as root"}));
-	} else {
-		session_->start_pending();
+	try {
+		session_->start_base();
+		if (cmd_) {
+			cmd_->exec();
+			session_->follow();
+			session_->start_pending();
+			cmd_->resume();
+		} else if (!session_->follow()) {
+			if (!process_alive(args_.pid))
+				throw Failure(gone());
+			throw Failure(errno_error(EACCES, fmt::format("cannot read /proc/{}/maps", args_.pid),
+						  {"you may not read its maps: profile your own processes "
+						   "or run as root"}));
+		} else {
+			session_->start_pending();
+		}
+	} catch (const Failure &f) {
+		// -p: a target that exits during setup makes a profile request
+		// fail (ESRCH): say what happened, not which range failed.
+		if (!cmd_ && !args_.system && !process_alive(args_.pid) &&
+		    f.error().what.find("exited while") == std::string::npos)
+			throw Failure(gone());
+		throw;
 	}
 	for (const auto &n : session_->notes())
 		std::cerr << "kprofile: " << n << "\n";

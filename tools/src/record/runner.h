@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "command.h"
 #include "record/launch.h"
 #include "record/session.h"
 
@@ -40,6 +41,12 @@ struct TargetArgs {
 // Add -s -i -b --kernel-bucket -p -a -C --user --kernel --duration
 // --no-inherit and `-- CMD` to @app.
 void add_target_options(CLI::App &app, TargetArgs &args);
+
+// Is @pid a live process (not a zombie)?  (command.h)
+using kprofile::process_alive;
+// The error of a -p target that exited while record set it up (@seconds
+// after setup began): it says so, not which profile request failed.
+Error target_gone_error(pid_t pid, double seconds);
 
 // The checks of @args that need no device (a usage Failure, before
 // anything is opened or started); returns @args.

@@ -64,6 +64,8 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	req.source = src.value;
 	req.mode = mode;
 	req.cpus = opts_.cpus;
+	req.what = profile_label(kind == RangeKind::CatchAll, base >= kKernelBase,
+				 object >= 0 ? objects_[object].path : std::string(), pid);
 
 	Live l;
 	l.profile = create_profile(dev_, req);
@@ -118,10 +120,8 @@ void Session::start_base()
 	if (!kernel_text_range(kallsyms_)) {
 		if (opts_.kernel_required)
 			throw Failure(errno_error(EACCES, "cannot find the kernel text (_stext/_etext) in /proc/kallsyms",
-						  {"kernel addresses are hidden: run as root, or set "
-						   "`sysctl kernel.kptr_restrict=0`"}));
-		notes_.push_back("kernel not profiled: /proc/kallsyms hides addresses "
-				 "(run as root or set kernel.kptr_restrict=0)");
+						  {kallsyms_advice()}));
+		notes_.push_back("kernel not profiled: " + kallsyms_advice());
 		return;
 	}
 	modules_ = read_modules(kallsyms_);
