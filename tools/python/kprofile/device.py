@@ -44,6 +44,35 @@ def _ioctl(fd, request_name, arg=0, reason=None):
         raise KprofileError(e.errno, request_name, why) from None
 
 
+# The most buckets create_profile() allocates: 2^26 (256 MiB of 32-bit
+# counters, which the module pins while the profile runs; RLIMIT_MEMLOCK
+# is 8 MiB by default).  create_profile(0, 1 << 47, 16) would ask for 2^31
+# buckets (8 GiB) and end in a bare MemoryError.  Raise it to go beyond.
+MAX_BUCKETS = 1 << 26
+
+
+def bucket_count(size, bucket_shift, max_buckets=None):
+    """The buckets a profile of @size bytes with 2^@bucket_shift-byte
+    buckets has; ValueError, saying what to change, when that is above
+    @max_buckets (MAX_BUCKETS).  An invalid @bucket_shift or @size gives 1:
+    the module refuses the request (EINVAL) and create_profile() says why."""
+    limit = MAX_BUCKETS if max_buckets is None else max_buckets
+    if not 2 <= bucket_shift <= 31 or size <= 0:
+        return 1  # the module refuses it (EINVAL), with the reason
+    n = -(-size // (1 << bucket_shift))
+    if n > limit:
+        shift = bucket_shift
+        while shift < 31 and -(-size // (1 << shift)) > limit:
+            shift += 1
+        raise ValueError(
+            "a profile of %#x bytes in %d-byte buckets needs %d buckets "
+            "(%d MiB of counters, pinned while it runs); the limit is %d "
+            "(kprofile.device.MAX_BUCKETS): use bucket_shift >= %d or a "
+            "smaller range" % (size, 1 << bucket_shift, n, n * 4 >> 20,
+                               limit, shift))
+    return n
+
+
 def _cpu_bitmap(cpus):
     """A sched_setaffinity-style bitmap of @cpus (iterable of ints), as a
     ctypes array kept alive by the caller, or None for "all online"."""
@@ -476,9 +505,9 @@ class Device:
                        target=abi.TARGET_SELF, pid=0, mode=abi.MODE_TABLE,
                        cpus=None):
         """NtCreateProfileEx.  Returns a stopped Profile whose .buckets the
-        module fills."""
-        nbuckets = max(1, -(-size // (1 << bucket_shift))) \
-            if 2 <= bucket_shift <= 31 else 1
+        module fills.  Raises ValueError, before any allocation, for a
+        profile of more than MAX_BUCKETS buckets (bucket_count())."""
+        nbuckets = bucket_count(size, bucket_shift)
         buckets = (ctypes.c_uint32 * nbuckets)()
         bitmap = _cpu_bitmap(cpus)
         cp = abi.kprofile_create_profile(
@@ -492,6 +521,11 @@ class Device:
         try:
             fd = _ioctl(self.fd, "CREATE_PROFILE", cp)
         except KprofileError as e:
+            if e.errno == _errno.EINVAL and not e.reason and \
+                    not 2 <= bucket_shift <= 31:
+                raise KprofileError(e.errno, e.request,
+                                    "bucket_shift %d is outside 2..31 (buckets "
+                                    "of 4 bytes to 2 GiB)" % bucket_shift) from None
             # EOPNOTSUPP: the source is not supported here; the module
             # says why in the source's own record.
             if e.errno != _errno.EOPNOTSUPP or e.reason:
