@@ -16,7 +16,9 @@
 # build/hwtest/summary.json, to attach to a bug report.
 #
 # Exit status 0 (nothing failed) or 1.  The NMI watchdog is turned off
-# for the tests that need the counters and restored at the end.
+# for the tests that need the counters and restored at the end; the tests
+# of loading with it on (watchdog-load, msr-after-rmmod) set it
+# themselves.  Every test that samples also checks dmesg for unknown NMIs.
 # Knobs: KP_HWTEST_LOOPS (200000000), KP_HWTEST_INTERVAL (100003),
 # KP_HWTEST_TOLERANCE (2, percent), KP_HWTEST_REARM_SECONDS (60),
 # KP_HWTEST_EXERCISE_ROUNDS (20), KP_HWTEST_SUSPEND=1, KP_HWTEST_KEXEC=1,
@@ -55,32 +57,42 @@ cleanup() {
 trap cleanup EXIT
 
 # Preconditions, each with the reason the tests that need it skip for.
-HWT_ROOT=0 HWT_PMU_WHY= HWT_MODULE_WHY=
+HWT_ROOT=0 HWT_HW_PMU_WHY= HWT_PMU_WHY= HWT_LOAD_WHY= HWT_MODULE_WHY=
 [ "$(id -u)" = 0 ] && HWT_ROOT=1
-if ! command -v perf >/dev/null; then
-	HWT_PMU_WHY="perf is not installed (Debian: apt-get install linux-perf)"
-else
+# A PMU as perf itself sees it: its cpu (or hybrid cpu_core) event source,
+# which exists only when perf's hardware check passed at boot, or an
+# instruction count.
+probe=
+if command -v perf >/dev/null; then
 	probe=$(perf stat -x, -e instructions:u true 2>&1)
 	[ -n "$(perf_count instructions:u "$probe")" ] ||
 		HWT_PMU_WHY="perf cannot count instructions here (no usable PMU; a VM without a virtual PMU?): $(printf '%s' "$probe" | tail -n1)"
+else
+	HWT_PMU_WHY="perf is not installed (Debian: apt-get install linux-perf)"
 fi
-if [ "$HWT_ROOT" = 1 ] && [ -z "$HWT_PMU_WHY" ]; then
+if [ ! -d /sys/bus/event_source/devices/cpu ] &&
+	[ ! -d /sys/bus/event_source/devices/cpu_core ] && [ -n "$HWT_PMU_WHY" ]; then
+	HWT_HW_PMU_WHY="no PMU: perf has no cpu or cpu_core event source (/sys/bus/event_source/devices) and ${HWT_PMU_WHY,}"
+fi
+if [ "$HWT_ROOT" = 1 ] && [ -z "$HWT_HW_PMU_WHY" ]; then
 	for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/hwtest/kp-hwsample.c" \
 		"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
 		gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" \
 			-o "$HWT_OUT/$(basename "$p" .c)" "$p" || kp_die "building $p failed"
 	done
-	if ! grep -q '^kprofile ' /proc/modules; then
+	if ! grep -q '^kprofile ' /proc/modules 2>/dev/null; then
 		if [ ! -f "$HWT_MODULE_KO" ]; then
-			HWT_MODULE_WHY="no $HWT_MODULE_KO: run make module"
+			HWT_LOAD_WHY="no $HWT_MODULE_KO: run make module"
 		elif err=$(insmod "$HWT_MODULE_KO" 2>&1); then
 			loaded_here=1
 		else
-			HWT_MODULE_WHY="kprofile.ko cannot be loaded here: $err"
+			HWT_LOAD_WHY="kprofile.ko cannot be loaded here: $err"
 		fi
 	fi
+	HWT_MODULE_WHY=$HWT_LOAD_WHY
 	if [ -z "$HWT_MODULE_WHY" ]; then
 		info=$(kp_info_json)
+		# watchdog-load does not take this: None is what it tests for.
 		[ "$(json_get "$info" '["interface"]')" != None ] ||
 			HWT_MODULE_WHY="kprofile's profile interface is None: $(json_get "$info" '["interface_reason"]')"
 		HWT_COUNTERS=$(json_get "$info" '["num_counters"]')
@@ -104,9 +116,10 @@ for i in "${!HWT_NAMES[@]}"; do
 		HWT_RESULT=skip HWT_MESSAGE="not selected (KP_HWTEST_ONLY=$KP_HWTEST_ONLY)" HWT_DETAILS=
 	else
 		HWT_RESULT= HWT_MESSAGE= HWT_DETAILS=
-		# The NMI watchdog holds the counters; watchdog-load sets it itself.
-		[ "$name" != watchdog-load ] && [ "$HWT_ROOT" = 1 ] &&
-			{ echo 0 >/proc/sys/kernel/nmi_watchdog; } 2>/dev/null
+		# The NMI watchdog holds the counters; own-watchdog tests (the
+		# F1 and F4 sequences) set it themselves.
+		[ "${HWT_OWNWD[$i]}" = 0 ] && [ "$HWT_ROOT" = 1 ] && [ -n "$watchdog" ] &&
+			watchdog_set 0
 		"${HWT_FUNCS[$i]}"
 		[ -n "$HWT_RESULT" ] || HWT_RESULT=fail HWT_MESSAGE="the test reported nothing"
 	fi

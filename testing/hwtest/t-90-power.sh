@@ -1,25 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0
-# t-power.sh - suspend and kexec with kprofile armed (hardware review F12).
+# t-power.sh - suspend and kexec with kprofile armed and thread profiling
+# on (hardware review F12, section 5).
 # Both take the machine away, so they run only when asked:
 # KP_HWTEST_SUSPEND=1, KP_HWTEST_KEXEC=1.
 
+# Thread profiling across the suspend: kprofile stat counts a shell that
+# runs the loop, sleeps through the suspend, and runs the loop again; a
+# system-wide source samples meanwhile (kp-hwsample rearm).
 t_suspend() {
-	local out
+	local out stat count expect loops=100000000 stat_pid rc nmis
 	hwt_need_module || return
 	[ "${KP_HWTEST_SUSPEND:-0}" = 1 ] ||
 		{ hwt_skip "suspends the machine: run with KP_HWTEST_SUSPEND=1"; return; }
 	command -v rtcwake >/dev/null || { hwt_skip "no rtcwake (util-linux)"; return; }
 	grep -qw mem /sys/power/state || { hwt_skip "no suspend to RAM here"; return; }
+	nmi_mark
+	rm -f "$HWT_OUT/suspend-stat.json"
+	"$HWT_TOOL" stat -s 0x02 --json -o "$HWT_OUT/suspend-stat.json" -- \
+		sh -c "'$HWT_OUT/kp-hwcount' loop $loops >/dev/null; sleep 12; '$HWT_OUT/kp-hwcount' loop $loops >/dev/null" \
+		>"$HWT_OUT/suspend-stat.out" 2>&1 &
+	stat_pid=$!
 	"$HWT_OUT/kp-hwsample" rearm 0x02 20 4096 >"$HWT_OUT/suspend.out" 2>&1 &
 	sleep 2
 	rtcwake -m mem -s 5 >/dev/null 2>&1
+	wait "$stat_pid"
+	rc=$?
 	wait
+	nmis=$(nmi_new)
 	out=$(cat "$HWT_OUT/suspend.out")
 	[ "$(kv rounds "$out")" -gt 0 ] && [ "$(kv dead "$out")" = 0 ] ||
 		{ hwt_fail "sampling stopped across suspend" "$out"; return; }
-	hwt_pass "$(kv rounds "$out") rounds sampled across rtcwake -m mem -s 5"
+	stat=$(cat "$HWT_OUT/suspend-stat.json" 2>/dev/null)
+	count=$(json_get "$stat" '["counters"][0]["count"]')
+	expect=$((2 * 3 * loops))
+	[ "$rc" = 0 ] && [ -n "$count" ] && [ "$count" -ge "$((expect * (100 - HWT_TOL) / 100))" ] ||
+		{ hwt_fail "thread profiling across suspend: ${count:-no} count of ProfileTotalIssues, want at least $expect" \
+			"exit $rc; $stat $(cat "$HWT_OUT/suspend-stat.out")"; return; }
+	[ -z "$nmis" ] || { hwt_fail "unknown NMIs across suspend" "$nmis"; return; }
+	hwt_pass "$(kv rounds "$out") rounds sampled and a thread counted ($count >= $expect) across rtcwake -m mem -s 5; no unknown NMI"
 }
-hwt_register suspend "sampling keeps going across suspend to RAM (KP_HWTEST_SUSPEND=1)" t_suspend
+hwt_register suspend "sampling and thread profiling keep going across suspend to RAM, no unknown NMI (KP_HWTEST_SUSPEND=1)" t_suspend
 
 # Phase 1 arms kprofile and kexecs into the same kernel; phase 2 (the next
 # make hwtest, which finds the marker) checks the new kernel's log.
@@ -29,8 +49,11 @@ t_kexec() {
 		rm -f "$marker"
 		if dmesg | grep -q 'corrupted hw-PMU resources'; then
 			hwt_fail "after kexec: perf found the PMU in use" "$(dmesg | grep -m3 'hw-PMU')"
+		elif [ "$(unknown_nmis)" -gt 0 ]; then
+			hwt_fail "after kexec: unknown NMIs in the new kernel's log" \
+				"$(dmesg | grep -m3 'NMI received for unknown reason')"
 		else
-			hwt_pass "after kexec with kprofile armed: no 'corrupted hw-PMU resources'"
+			hwt_pass "after kexec with kprofile armed and thread profiling on: no 'corrupted hw-PMU resources', no unknown NMI"
 		fi
 		return
 	fi
@@ -42,9 +65,10 @@ t_kexec() {
 		{ hwt_fail "kexec -l failed"; return; }
 	touch "$marker"
 	"$HWT_OUT/kp-hwsample" rearm 0x02 60 4096 >/dev/null 2>&1 &
+	"$HWT_TOOL" stat -s 0x02 -o /dev/null -- sleep 60 >/dev/null 2>&1 &
 	sleep 2
 	sync
 	kexec -e
 	hwt_fail "kexec -e returned"
 }
-hwt_register kexec "kexec with kprofile armed leaves the PMU clean for the next kernel (KP_HWTEST_KEXEC=1)" t_kexec
+hwt_register kexec "kexec with kprofile armed leaves the PMU clean for the next kernel, no unknown NMI (KP_HWTEST_KEXEC=1)" t_kexec
