@@ -9,7 +9,11 @@
 #               [--release REL] [--modules DIR] [--name NAME]]
 #              (--cmd CMD | --tests [NAMES])
 #   --cmd CMD     run CMD (sh syntax) with kprofile.ko loaded and the tool
-#                 on PATH, print its output, exit with its status
+#                 on PATH, print its output, exit with its status.  CMD's
+#                 stdout comes out on stdout, its stderr on stderr (the
+#                 guest's one serial line carries stderr lines tagged, see
+#                 split_streams), so `vm.sh --cmd 'kprofile report --json'
+#                 > x.json` holds the JSON only
 #   --tests       run the guest tests (testing/guest/NN-*.sh), print TAP
 # By default the kernel is Debian's own (kp_debian_release): its image in
 # /boot, its headers in /usr/src, its modules in /lib/modules.  Another
@@ -52,6 +56,30 @@ done
 [ -n "$mode" ] || kp_die "need --cmd CMD or --tests"
 [ "$mode" = run ] && [ -z "$cmd" ] && kp_die "empty command (make vm-run CMD='kprofile info')"
 
+# The guest runs CMD with stdout and stderr on one serial line (ttyS1).
+# Wrapped, CMD's stderr lines are tagged "KP-STDERR: " there (as they come,
+# so the order of the two streams is kept line by line), and split_streams
+# sends them back to the host's stderr.  The command goes through a file,
+# so that its own `exit` ends it, not the wrapper.
+stderr_tag='KP-STDERR: '
+wrap_cmd() {
+	printf '%s\n' "cat >/tmp/kp-user-cmd <<'KP_USER_CMD_EOF'" "$1" "KP_USER_CMD_EOF" \
+		'exec 4>&1' \
+		"{ sh /tmp/kp-user-cmd 4>&-; echo \$? >/tmp/kp-user-rc; } 2>&1 1>&4 | sed 's/^/$stderr_tag/'" \
+		'exit "$(cat /tmp/kp-user-rc 2>/dev/null || echo 125)"'
+}
+split_streams() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		case $line in
+		"$stderr_tag"*) printf '%s\n' "${line#"$stderr_tag"}" >&2 ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done
+}
+[ "$mode" = run ] && cmd=$(wrap_cmd "$cmd")
+
 if [ -z "$kernel" ]; then
 	[ -z "$kdir$kmod$rel$modules" ] || kp_die "--kdir, --kmod, --release and --modules go with --kernel"
 	rel=$(kp_debian_release)
@@ -88,7 +116,11 @@ boot=(--kernel "$kernel" --initrd "$logs/initrd.gz" --logs "$logs"
 [ -n "$append" ] && boot+=(--append "$append")
 [ "$mode" = run ] && boot+=(--stream)
 rc=0
-"$KP_ROOT/testing/vm/boot.sh" "${boot[@]}" || rc=$?
+if [ "$mode" = run ]; then
+	"$KP_ROOT/testing/vm/boot.sh" "${boot[@]}" | split_streams || rc=$?
+else
+	"$KP_ROOT/testing/vm/boot.sh" "${boot[@]}" || rc=$?
+fi
 if [ "$mode" = run ]; then
 	[ $rc = 0 ] && rm -rf "$logs" || kp_log "logs: $logs"
 else
