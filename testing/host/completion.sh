@@ -21,7 +21,7 @@ bcomp() {
 out=$(bcomp kprofile record -s Profile)
 t_like "bash: kprofile record -s Profile<TAB> offers source names" "$out" '^ProfileTotalIssues$'
 t_is "bash: ... and only names starting with Profile" \
-	"$(printf '%s\n' "$out" | grep -vc '^Profile')" 0
+	"$(<<<"$out" grep -vc '^Profile')" 0
 t_like "bash: kprofile record -s ProfileTi<TAB> completes ProfileTime" \
 	"$(bcomp kprofile record -s ProfileTi)" '^ProfileTime$'
 t_is "bash: kprofile rec<TAB> is record" "$(bcomp kprofile rec)" record
@@ -31,7 +31,7 @@ out=$(bcomp kprofile record -)
 missing=()
 for o in $("$tool" record --help | sed -n '/^Options:/,$p' |
 	grep -oE '^ +(-[A-Za-z],)?--[a-z][a-z0-9-]*' | tr ', ' '\n\n'); do
-	printf '%s\n' "$out" | grep -qx -- "$o" || missing+=("$o")
+	<<<"$out" grep -qx -- "$o" || missing+=("$o")
 done
 t_is "bash: kprofile record -<TAB> offers every option of record --help" "${missing[*]}" ""
 t_like "bash: -p offers PIDs (this shell's)" "$(bcomp kprofile record -p "$$")" "^$$\$"

@@ -36,7 +36,7 @@ check_page() {
 	t_is "man -l $(basename "$page") renders without warnings" "$warn" ""
 	text=$(render "$page")
 	for o in $(printf '%s\n' "$help" | options); do
-		printf '%s\n' "$text" | grep -qE -- "(^|[^a-z-])$o([^a-z-]|$)" || missing+=("$o")
+		<<<"$text" grep -qE -- "(^|[^a-z-])$o([^a-z-]|$)" || missing+=("$o")
 	done
 	t_is "$(basename "$page") documents every option of its --help" "${missing[*]}" ""
 }
@@ -47,7 +47,7 @@ cmds=$("$tool" --help | sed -n '/^Subcommands:/,/^$/p' | sed -n 's/^  \([a-z]\+\
 [ -n "$cmds" ] || t_fail "kprofile --help lists commands"
 for c in $cmds; do
 	check_page "$mandir/kprofile-$c.1" "$("$tool" "$c" --help)"
-	printf '%s\n' "$page1" | grep -q "kprofile-$c(1)" ||
+	<<<"$page1" grep -q "kprofile-$c(1)" ||
 		t_fail "kprofile(1) refers to kprofile-$c(1)"
 done
 
@@ -56,7 +56,7 @@ missing=()
 page4=$(render "$mandir/kprofile.4")
 for ioc in $(sed -n 's/^#define \(KPROFILE_IOC_[A-Z0-9_]*\)[[:space:]]*_IO.*/\1/p' \
 	"$KP_ROOT/include/uapi/linux/kprofile.h"); do
-	printf '%s\n' "$page4" | grep -qw -- "$ioc" || missing+=("$ioc")
+	<<<"$page4" grep -qw -- "$ioc" || missing+=("$ioc")
 done
 t_is "kprofile(4) names every ioctl of <linux/kprofile.h>" "${missing[*]}" ""
 t_check "man -l kprofile.4 renders" man -l "$mandir/kprofile.4"
