@@ -40,7 +40,7 @@ t_is() {
 
 # t_like NAME TEXT ERE
 t_like() {
-	if printf '%s\n' "$2" | grep -Eq -- "$3"; then
+	if <<<"$2" grep -Eq -- "$3"; then
 		t_ok "$1"
 	else
 		t_fail "$1" "no /$3/ in:"
