@@ -38,12 +38,37 @@ KO ?= $(BUILD)/kprofile.ko
 TOOL_BIN ?= $(TOOL_DIR)/kprofile
 GROUP_MARK := /var/lib/kprofile/created-group
 
-.PHONY: install install-userspace install-files install-userspace-files uninstall
+.PHONY: install install-prereqs install-userspace install-files install-userspace-files \
+	uninstall install-ko-force
 
-install: module tool man
+# make install builds what is missing or older than its sources, as
+# `make` would (the module for KREL, the tool, the man pages), and takes
+# what is up to date as it is: `make` as the user, then `sudo make
+# install`, needs no compiler or headers for the second step (make
+# installvm runs it so, on a Debian system without either).  A module
+# built for another kernel than KREL (its vermagic) is rebuilt.  The
+# module and the tool are touched after their build: their own build
+# systems leave an output alone whose sources changed in mtime only.
+KO_SRCS := $(wildcard Kbuild Kconfig kmod/Kbuild kmod/*.[ch] include/uapi/linux/*.h) VERSION
+TOOL_SRCS := $(if $(wildcard tools/CMakeLists.txt),$(shell find tools/CMakeLists.txt tools/src \
+	include/uapi -type f 2>/dev/null) VERSION)
+MODINFO := $(firstword $(wildcard /sbin/modinfo /usr/sbin/modinfo) modinfo)
+ifneq ($(filter install install-prereqs,$(MAKECMDGOALS)),)
+KO_VERMAGIC := $(firstword $(shell $(MODINFO) -F vermagic $(BUILD)/kprofile.ko 2>/dev/null))
+endif
+install-ko-force:
+$(BUILD)/kprofile.ko: $(KO_SRCS) $(if $(filter-out $(KREL),$(KO_VERMAGIC)),install-ko-force)
+	@$(MAKE) --no-print-directory module
+	@touch -c $@
+$(TOOL_DIR)/kprofile: $(TOOL_SRCS)
+	@$(MAKE) --no-print-directory tool
+	@touch -c $@
+
+install: install-prereqs
 	@$(MAKE) --no-print-directory install-files
+install-prereqs: $(BUILD)/kprofile.ko $(TOOL_DIR)/kprofile $(MAN_OUT)
 # Everything but the module (which DKMS installs: make dkms-install).
-install-userspace: tool man
+install-userspace: $(TOOL_DIR)/kprofile $(MAN_OUT)
 	@$(MAKE) --no-print-directory install-userspace-files
 
 install-files:

@@ -8,6 +8,10 @@
 #    distributions look (module, tool, udev rule for group kprofile 0660,
 #    modules-load.d, man pages, completion, the Python package) and
 #    touches nothing outside DESTDIR; `make uninstall` removes them all.
+#  - `make install` in a copy of the tree whose build is up to date
+#    builds nothing (as in make installvm's guest, with no compiler), and
+#    rebuilds the module when a source is newer or it was built for
+#    another kernel than KREL, the tool and man pages when theirs are.
 #  - `pip install tools/python` (offline, in a venv) gives `import
 #    kprofile` with the project's version, outside the source tree.
 set -uo pipefail
@@ -73,6 +77,51 @@ else
 	t_check "make uninstall DESTDIR=... PREFIX=/usr" \
 		make -s -C "$KP_ROOT" uninstall "${vars[@]}"
 	t_is "uninstall leaves no file behind" "$(find "$dest" -type f -o -type l)" ""
+fi
+
+# --- make install takes an up-to-date build as it is
+# (`make` as the user, then `sudo make install` with no compiler: what
+# make installvm runs in its guest), and rebuilds what is stale: a newer
+# source, or a module built for another kernel than KREL.  In a copy of
+# the tree whose sources are an hour old and whose build is now.
+ko=$KP_BUILD/kprofile.ko
+if [ ! -x "$tool" ] || [ ! -f "$ko" ]; then
+	t_skip "make install with an up-to-date build" "no $tool or $ko (make module tool)"
+else
+	tree=$tmp/tree
+	mkdir -p "$tree"
+	(cd "$KP_ROOT" && git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+		tar --null -T - -cf -) | tar -xf - -C "$tree"
+	find "$tree" -exec touch -h -d '1 hour ago' {} +
+	mkdir -p "$tree/build/tool"
+	cp -L "$ko" "$tree/build/kprofile.ko"
+	cp "$tool" "$tree/build/tool/kprofile"
+	make -s -C "$tree" man >/dev/null 2>&1
+	krel=$(/sbin/modinfo -F vermagic "$ko" | cut -d' ' -f1)
+	# What make install would build (-n: print, do not run; KDIR= so
+	# that KREL is KVER).
+	todo() { LC_ALL=C make -C "$tree" --no-print-directory -n install-prereqs KDIR= KVER="${1:-$krel}" 2>&1; }
+	t_is "an up-to-date build: make install builds nothing" "$(todo)" \
+		"make: Nothing to be done for 'install-prereqs'."
+	t_check "make install DESTDIR=... in that tree (no build)" \
+		env LC_ALL=C make -s -C "$tree" install DESTDIR="$tmp/root2" KDIR= KVER="$krel"
+	t_is "... installs the module for KREL ($krel)" \
+		"$(cmp -s "$ko" "$tmp/root2/lib/modules/$krel/extra/kprofile.ko" && echo same)" same
+	touch "$tree/kmod/profile.c"
+	t_like "a newer module source: make install rebuilds the module" "$(todo)" \
+		'^make --no-print-directory module$'
+	touch -d '1 hour ago' "$tree/kmod/profile.c"
+	t_like "a module built for another kernel than KREL: make install rebuilds it" \
+		"$(todo 9.9.9-kp-other)" '^make --no-print-directory module$'
+	touch "$tree/tools/src/main.cpp"
+	out=$(todo)
+	t_like "a newer tool source: make install rebuilds the tool" "$out" \
+		'^make --no-print-directory tool$'
+	t_is "... and only the tool" "$(printf '%s\n' "$out" | grep -c -- '--no-print-directory module$')" 0
+	touch -d '1 hour ago' "$tree/tools/src/main.cpp"
+	touch "$tree/man/kprofile-record.1.scd"
+	t_like "a newer man page source: make install regenerates it" "$(todo)" 'scdoc > .*/kprofile-record\.1\.tmp'
 fi
 
 # --- pip install tools/python (offline: the venv sees Debian's setuptools)
