@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Debian 12 root file system `make installvm` boots: debootstrap
-# bookworm (minbase) with systemd as init, systemd-udevd, kmod, make and
-# the tool's shared libraries, and a user `alice`; no getty.
+# bookworm (minbase) with systemd as init, systemd-udevd, kmod, make, the
+# tool's shared libraries, python3 (the binding) and man-db (man pages by
+# name), and a user `alice`; no getty, no compiler, no kernel headers.
 # testing/installvm/run.sh adds the payload and the unit that runs it.
 # Cached in $KPROFILE_CACHE/installvm-rootfs-KEY (the key hashes this
 # recipe); prints the root's path.  The mirror is the machine's
@@ -14,7 +15,7 @@ cache=${KPROFILE_CACHE:-/var/cache/kprofile}
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
 
-include=systemd-sysv,udev,kmod,make,passwd,libfmt9,libelf1,libncurses6,libtinfo6,zlib1g,libstdc++6
+include=systemd-sysv,udev,kmod,make,passwd,libfmt9,libelf1,libdw1,libprotobuf32,libncurses6,libtinfo6,zlib1g,libstdc++6,python3,man-db
 key=installvm-rootfs-$(printf '%s\n' bookworm "$include" minbase kp-stage-v1 | sha256sum | cut -c1-12)
 dir=$cache/$key
 mkdir -p "$cache"
