@@ -64,7 +64,8 @@ deps:
 	testing/deps.sh
 
 # Every test layer; ends with "N passed, M failed".  KP_LAYERS= selects
-# layers (build tool host kunit vm static), see testing/check.sh.
+# layers (build tool host kunit vm bench debugvm installvm matrix static),
+# see testing/check.sh.
 check: deps
 	@testing/check.sh
 
@@ -110,7 +111,8 @@ include install.mk
 include dkms.mk
 
 # make install on a real Debian 12 system (debootstrap root, systemd,
-# udev) in QEMU, booted twice; not part of make check (testing/README.md).
+# udev) in QEMU, booted twice; also make check's installvm layer
+# (testing/README.md).
 installvm: deps
 	@testing/installvm/run.sh
 

@@ -3,8 +3,8 @@
 #
 # make check: every test layer, one summary.
 #
-# Layers, in order (KP_LAYERS="build tool host kunit vm bench debugvm matrix static"
-# selects):
+# Layers, in order (KP_LAYERS="build tool host kunit vm bench debugvm installvm
+# matrix static" selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
 #   tool    the tool's GoogleTest unit tests (ctest)
@@ -18,6 +18,9 @@
 #           ...; testing/debugvm): the guest tests (on AMD the CPU-model
 #           ones), the fixed-seed ioctl fuzzer, stress (Intel), kmemleak,
 #           rmmod
+#   installvm make install on a Debian 12 system (debootstrap root, cached),
+#           a reboot, and a member of group kprofile using it
+#           (testing/installvm; issue 12's acceptance test)
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
@@ -40,7 +43,7 @@ set -uo pipefail
 . "$KP_ROOT/testing/matrix/kernels.sh"
 . "$KP_ROOT/testing/matrix/check.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm bench debugvm matrix static}
+layers=${KP_LAYERS:-build tool host kunit vm bench debugvm installvm matrix static}
 kp_kernels >/dev/null || exit 2
 logs=$KP_BUILD/check
 rm -rf "$logs"
@@ -211,7 +214,8 @@ fi
 # host thread (testing/vm/boot.sh), so two guests use the two cores that
 # one left half idle.  Lane 1 (its lines show as they come): the guest
 # suite in Debian's kernel, the bench's smoke run, then the kernel
-# matrix.  Lane 2 (its lines follow lane 1's): the debug kernel.
+# matrix.  Lane 2 (its lines follow lane 1's): the debug kernel, then
+# installvm (lane 2 ends minutes before lane 1: about 9 min against 15).
 # They share no build: kbuild.sh and kp_build_progs lock what they write,
 # and the debug kernel's tree is built above (kunit-debug).
 # KP_CHECK_LANES=1 runs them one after the other.
@@ -236,17 +240,22 @@ lane_guests() {
 	fi
 }
 lane_debug() {
-	have debugvm || return 0
-	run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
-	# On AMD, the scripts whose paths depend on the CPU model (detection,
-	# the source tables, the hardware layer); the others run above on
-	# Intel with the same debug checkers, and on AMD in vm-amd and the
-	# matrix's AMD lines.
-	run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd \
-		--steps "suite leak" --tests "10-info 20-sources 40-hwlayer"
+	if have debugvm; then
+		run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
+		# On AMD, the scripts whose paths depend on the CPU model
+		# (detection, the source tables, the hardware layer); the
+		# others run above on Intel with the same debug checkers, and
+		# on AMD in vm-amd and the matrix's AMD lines.
+		run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd \
+			--steps "suite leak" --tests "10-info 20-sources 40-hwlayer"
+	fi
+	# Debian's 6.1 kernel, as the vm layer.
+	if have installvm && kp_kernel_selected 6.1; then
+		run_counted installvm "$KP_ROOT/testing/installvm/run.sh"
+	fi
 }
-if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && have debugvm; then
-	echo "-- (the debug-kernel layers run beside these; their lines follow)"
+if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && { have debugvm || have installvm; }; then
+	echo "-- (the debug-kernel and installvm layers run beside these; their lines follow)"
 	lane_debug >"$logs/lane-debug.out" 2>&1 &
 	debug_pid=$!
 	lane_guests
