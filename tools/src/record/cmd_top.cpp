@@ -92,8 +92,10 @@ void run_top(const TopOptions &opts, const Context &ctx)
 				// The kallsyms record read before the profiles started:
 				// top reading /proc/kallsyms while they run showed up in
 				// its own -a profile (kallsyms_expand_symbol, the review's
-				// E2).  The resolver keeps the table after this frame.
-				d.kernel_symbols = kernel_symbols_for(d, r.session().kallsyms());
+				// E2).  All of them, as the resolver would have read them
+				// (not kernel_symbols_for()'s hit ones): it builds its
+				// table from the first frame's and keeps it.
+				d.kernel_symbols = r.session().kallsyms();
 				kernel_symbols = true;
 			}
 			const double total = d.duration_ns / 1e9;
