@@ -13,6 +13,7 @@
  * the fd stops the profile and frees it.  See profile.h for the locking.
  */
 #include <linux/anon_inodes.h>
+#include <linux/capability.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
@@ -24,6 +25,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
@@ -253,6 +255,8 @@ int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 		reason[0] = '\0';
 	mutex_lock(&set->lock);
 	if (p->started) {
+		if (reason)
+			scnprintf(reason, len, "the profile is started already");
 		ret = -EBUSY;
 		goto out;
 	}
@@ -277,6 +281,39 @@ out:
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start_buf);
 
+/*
+ * Why kp_profile_buf_pin() refused @p's buckets (@err), as
+ * account_locked_vm() decides: RLIMIT_MEMLOCK binds without CAP_IPC_LOCK.
+ */
+static void kp_profile_pin_reason(struct kp_profile *p, int err,
+				  char *reason, size_t len)
+{
+	unsigned long first = p->ubuf >> PAGE_SHIFT;
+	unsigned long last = (p->ubuf + p->nr_buckets * sizeof(u32) - 1) >>
+			     PAGE_SHIFT;
+	unsigned long pages = last - first + 1;
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK);
+	unsigned long locked = READ_ONCE(current->mm->locked_vm);
+
+	if (!reason)
+		return;
+	if (err == -ENOMEM && limit != RLIM_INFINITY &&
+	    !ns_capable_noaudit(&init_user_ns, CAP_IPC_LOCK) &&
+	    locked + pages > limit >> PAGE_SHIFT)
+		scnprintf(reason, len,
+			  "locking the buffer's %lu pages would exceed RLIMIT_MEMLOCK (%lu KiB, %lu KiB locked already)",
+			  pages, limit >> 10, locked << (PAGE_SHIFT - 10));
+	else if (err == -ENOMEM)
+		scnprintf(reason, len,
+			  "no memory to pin the buffer's %lu pages", pages);
+	else if (err == -EFAULT)
+		scnprintf(reason, len,
+			  "the buffer is no longer writable memory that can be pinned (unmapped or remapped since the profile was created)");
+	else
+		scnprintf(reason, len, "cannot pin the buffer's %lu pages",
+			  pages);
+}
+
 /**
  * kp_profile_start() - KPROFILE_IOC_START (NtStartProfile).
  * @p:      a profile a user process created.
@@ -296,13 +333,24 @@ int kp_profile_start(struct kp_profile *p, char *reason, size_t len)
 	struct kp_profile_buf *buf;
 	int ret;
 
-	if (READ_ONCE(p->started))
+	if (reason && len)
+		reason[0] = '\0';
+	if (READ_ONCE(p->started)) {
+		if (reason)
+			scnprintf(reason, len, "the profile is started already");
 		return -EBUSY;
-	if (!p->mm || p->mm != current->mm)
+	}
+	if (!p->mm || p->mm != current->mm) {
+		if (reason)
+			scnprintf(reason, len,
+				  "only the process that created the profile may start it (the buffer is in its memory)");
 		return -EXDEV;
+	}
 	buf = kp_profile_buf_pin(p->mm, p->ubuf, p->nr_buckets, &p->buf_lost);
-	if (IS_ERR(buf))
+	if (IS_ERR(buf)) {
+		kp_profile_pin_reason(p, PTR_ERR(buf), reason, len);
 		return PTR_ERR(buf);
+	}
 	ret = kp_profile_start_buf(p, buf, reason, len);
 	if (ret)
 		kp_profile_buf_release(buf);
@@ -408,6 +456,34 @@ void kp_profile_get_stats_ex(struct kp_profile *p,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats_ex);
 
+/**
+ * kp_profile_start_ex() - KPROFILE_IOC_START_EX: KPROFILE_IOC_START, and
+ *	the reason of a refusal.
+ * @p:    the profile.
+ * @ures: the caller's struct kprofile_start_result.
+ *
+ * @ures is zeroed before the start is tried, so that a caller who gets an
+ * error has the reason with it: it is written after a refusal.
+ * Context: process, in the creator's address space.
+ *
+ * Return: 0; -EFAULT (not started) when @ures cannot be written; an error
+ * of kp_profile_start(), whose reason is in @ures->reason (if @ures can no
+ * longer be written then, the error stands without it).
+ */
+static long kp_profile_start_ex(struct kp_profile *p,
+				struct kprofile_start_result __user *ures)
+{
+	char reason[KPROFILE_REASON_LEN] = "";
+	int ret;
+
+	if (clear_user(ures, sizeof(*ures)))
+		return -EFAULT;
+	ret = kp_profile_start(p, reason, sizeof(reason));
+	if (ret && copy_to_user(ures->reason, reason, sizeof(reason)))
+		pr_debug(KP_NAME ": start: %s (not written back)\n", reason);
+	return ret;
+}
+
 static long kp_profile_ioctl(struct file *file, unsigned int cmd,
 			     unsigned long arg)
 {
@@ -423,6 +499,8 @@ static long kp_profile_ioctl(struct file *file, unsigned int cmd,
 		if (ret && reason[0])
 			pr_debug(KP_NAME ": start: %s\n", reason);
 		return ret;
+	case KPROFILE_IOC_START_EX:
+		return kp_profile_start_ex(p, (void __user *)arg);
 	case KPROFILE_IOC_STOP:
 		return kp_profile_stop(p);
 	case KPROFILE_IOC_PROFILE_STATS:

@@ -9,7 +9,7 @@
 # whole system; closing a running profile; rmmod refused while a profile
 # is open and clean after.
 . "$KP_GUEST/lib.sh"
-plan 79
+plan 80
 cd /tmp || exit 1
 # Unprivileged profiles with kernel-mode counting (the default mode here
 # is BOTH), as perf allows them at kernel.perf_event_paranoid 1; Debian's
@@ -126,6 +126,19 @@ is "$(kv start "$out")" OK "uid 65534: starts a profile of itself"
 check "uid 65534: its loop is counted ($(kv loop "$out"))" gt "$(kv loop "$out")" 0
 out=$(ulimit -l 0 && kp-profile --uid 65534 self --seconds 0.1 2>&1)
 is "$(kv start "$out")" ENOMEM "RLIMIT_MEMLOCK 0 without CAP_IPC_LOCK: start -> ENOMEM"
+# kprofile record prints the module's reason for that refusal
+# (KPROFILE_IOC_START_EX), not only the errno.
+if have_tool; then
+	chmod 666 /dev/kprofile
+	out=$(su -m -s /bin/sh nobody -c \
+		"ulimit -l 0 && kprofile record -o /tmp/kp-memlock.data -- spin 0.2" 2>&1)
+	chmod 600 /dev/kprofile
+	diag "$out"
+	like "$out" "cannot start a profile \(locking the buffer's [0-9]+ pages would exceed RLIMIT_MEMLOCK \(0 KiB" \
+		"kprofile record says why the start was refused (the module's reason: RLIMIT_MEMLOCK)"
+else
+	skip "kprofile record says why the start was refused" "tool not built"
+fi
 
 short=$(kv loop "$(kp-profile self --seconds 1 2>&1)")
 long=$(kv loop "$(kp-profile self --seconds 4 2>&1)")

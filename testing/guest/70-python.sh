@@ -5,13 +5,15 @@
 # compiler and skips here, it runs on the host), and the worked example,
 # which profiles spin with ProfileTime and prints the hottest buckets; and
 # the installed package (as `make install` puts it in the site directory)
-# imports with no PYTHONPATH.
+# imports with no PYTHONPATH; a refused start raises with the module's
+# reason (KPROFILE_IOC_START_EX: started already, another process,
+# RLIMIT_MEMLOCK).
 . "$KP_GUEST/lib.sh"
-plan 9
+plan 10
 
 py=/usr/bin/python3
 if [ ! -x $py ] || [ ! -d /kp/python ]; then
-	for i in 1 2 3 4 5 6 7 8 9; do skip "python binding" "no python3 in the image"; done
+	for i in 1 2 3 4 5 6 7 8 9 10; do skip "python binding" "no python3 in the image"; done
 	exit 0
 fi
 
@@ -31,6 +33,9 @@ else
 fi
 like "$(printf '%s\n' "$out" | grep test_second_client_is_ebusy)" 'ok$' \
 	"the binding sees the second thread-profiling client refused"
+starts=$(printf '%s\n' "$out" | grep -E '^test_start_(when_started|by_another_process|over_memlock)_says_why ')
+is "$(printf '%s\n' "$starts" | grep -c ' ok$')" 3 \
+	"a refused start raises with the module's reason (started already, another process, RLIMIT_MEMLOCK)"
 
 out=$($py /kp/python/examples/profile_command.py --top 5 -- spin 1 2>&1)
 rc=$?

@@ -446,6 +446,27 @@ struct kprofile_profile_stats_ex {
 	__u64 reserved[4];
 };
 
+/**
+ * struct kprofile_start_result - KPROFILE_IOC_START_EX on a profile fd:
+ *	start the profile as KPROFILE_IOC_START does, and say why not.
+ * @reason:   out: why the start was refused, empty when it was not: who
+ *	      holds the counters (EBUSY), that the profile is started
+ *	      already (EBUSY), that another process than its creator called
+ *	      (EXDEV), that the buffer could not be pinned (ENOMEM:
+ *	      RLIMIT_MEMLOCK; EFAULT), or a reason of the counter layer.
+ * @reserved: out: zero.
+ *
+ * The structure is written (zeroed) before the start is tried, and the
+ * reason after a refusal, so the caller has it with the error: the ioctl
+ * returns 0 or the error KPROFILE_IOC_START would return (EFAULT, without
+ * starting, when the structure cannot be written).  Modules that predate
+ * it fail with ENOTTY: use KPROFILE_IOC_START.
+ */
+struct kprofile_start_result {
+	char reason[KPROFILE_REASON_LEN];
+	__u32 reserved[8];
+};
+
 /* Hardware counter configuration (KeSetHardwareCounterConfiguration). */
 enum kprofile_hw_counter_type {
 	KPROFILE_HW_COUNTER_PMC = 0,	/* PMCCounter: a profile source */
@@ -624,12 +645,14 @@ struct kprofile_thread_list {
  * On a profile fd.  START (NtStartProfile): pin the buffer, arm the
  * source; EBUSY when started (or no counter is free), EXDEV from another
  * address space than the creator's, ENOMEM (RLIMIT_MEMLOCK).  STOP
- * (NtStopProfile): disarm, unpin; EALREADY when not started.
+ * (NtStopProfile): disarm, unpin; EALREADY when not started.  START_EX:
+ * START, and the reason of a refusal (struct kprofile_start_result).
  */
 #define KPROFILE_IOC_START		_IO(KPROFILE_IOC_MAGIC, 0x40)
 #define KPROFILE_IOC_STOP		_IO(KPROFILE_IOC_MAGIC, 0x41)
 #define KPROFILE_IOC_PROFILE_STATS	_IOR(KPROFILE_IOC_MAGIC, 0x42, struct kprofile_profile_stats)
 #define KPROFILE_IOC_PROFILE_STATS_EX	_IOR(KPROFILE_IOC_MAGIC, 0x43, struct kprofile_profile_stats_ex)
+#define KPROFILE_IOC_START_EX		_IOR(KPROFILE_IOC_MAGIC, 0x44, struct kprofile_start_result)
 
 /* On a thread-profiling fd. */
 #define KPROFILE_IOC_THREAD_READ	_IOR(KPROFILE_IOC_MAGIC, 0x60, struct kprofile_thread_data)

@@ -253,6 +253,13 @@ class kprofile_profile_stats_ex(_Struct):
     ]
 
 
+class kprofile_start_result(_Struct):
+    _fields_ = [
+        ("reason", c_char * REASON_LEN),
+        ("reserved", c_uint32 * 8),
+    ]
+
+
 class kprofile_hw_counter(_Struct):
     _fields_ = [
         ("type", c_uint32),
@@ -328,7 +335,7 @@ STRUCTS = {cls.__name__: cls for cls in (
     kprofile_source_list,
     kprofile_interval, kprofile_schedule, kprofile_counter_desc,
     kprofile_reserve, kprofile_create_profile, kprofile_profile_stats,
-    kprofile_profile_stats_ex,
+    kprofile_profile_stats_ex, kprofile_start_result,
     kprofile_hw_counter, kprofile_hw_config, kprofile_hw_config_set,
     kprofile_thread_enable, kprofile_thread_data, kprofile_thread_entry,
     kprofile_thread_list)}
@@ -352,6 +359,7 @@ IOC_START = _IO(IOC_MAGIC, 0x40)
 IOC_STOP = _IO(IOC_MAGIC, 0x41)
 IOC_PROFILE_STATS = _IOR(IOC_MAGIC, 0x42, kprofile_profile_stats)
 IOC_PROFILE_STATS_EX = _IOR(IOC_MAGIC, 0x43, kprofile_profile_stats_ex)
+IOC_START_EX = _IOR(IOC_MAGIC, 0x44, kprofile_start_result)
 IOC_THREAD_READ = _IOR(IOC_MAGIC, 0x60, kprofile_thread_data)
 IOC_THREAD_LIST = _IOWR(IOC_MAGIC, 0x61, kprofile_thread_list)
 

@@ -244,7 +244,17 @@ class Profile(_FdObject):
         self.bucket_shift = bucket_shift
 
     def start(self):
-        _ioctl(self.fd, "START")
+        """NtStartProfile.  A refusal raises KprofileError with the
+        module's reason (KPROFILE_IOC_START_EX: the counters' holder, the
+        RLIMIT_MEMLOCK that the buffer would exceed, ...); a module
+        without START_EX (ENOTTY) is started with START, without one."""
+        res = abi.kprofile_start_result()
+        try:
+            _ioctl(self.fd, "START_EX", res, lambda: _text(res.reason))
+        except KprofileError as e:
+            if e.errno != _errno.ENOTTY:
+                raise
+            _ioctl(self.fd, "START")
 
     def stop(self):
         _ioctl(self.fd, "STOP")

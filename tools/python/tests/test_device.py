@@ -5,6 +5,7 @@ VM tests run it there); elsewhere every test skips and says why.
 Ioctls another part of the module may not provide yet (ENOTTY) are
 reported as skips naming the ioctl, never as passes.
 """
+import ctypes
 import errno
 import os
 import sys
@@ -23,6 +24,27 @@ DEV = os.environ.get("KPROFILE_DEVICE", abi.DEVICE)
 def setUpModule():
     if not os.path.exists(DEV):
         raise unittest.SkipTest("%s missing: kprofile.ko is not loaded" % DEV)
+
+
+def set_memlock_limit(n):
+    """setrlimit(RLIMIT_MEMLOCK, n): with resource, or through libc (the
+    guest's Python has no resource module)."""
+    try:
+        import resource
+    except ImportError:
+        resource = None
+    if resource:
+        resource.setrlimit(resource.RLIMIT_MEMLOCK, (n, n))
+        return
+
+    class Rlimit(ctypes.Structure):
+        _fields_ = [("cur", ctypes.c_ulong), ("max", ctypes.c_ulong)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    rlimit_memlock = 8  # x86 (asm-generic/resource.h)
+    if libc.setrlimit(rlimit_memlock, ctypes.byref(Rlimit(n, n))):
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
 
 
 class DeviceTest(unittest.TestCase):
@@ -257,6 +279,82 @@ class DeviceTest(unittest.TestCase):
             st = p.stats()
             self.assertGreater(st.hits, 0)
             self.assertEqual(sum(p.buckets), st.hits)
+
+    # --- a refused start says why (KPROFILE_IOC_START_EX) ----------------
+
+    def refused_start(self, e):
+        """The reason of the KprofileError @e of a refused start; a skip
+        when the module has no START_EX (the binding fell back to START)."""
+        if e.request == "START":
+            self.skipTest("module lacks START_EX")
+        self.assertEqual(e.request, "START_EX")
+        self.assertTrue(e.reason, "no reason with %s" % e)
+        self.assertIn(e.reason, str(e))
+        return e.reason
+
+    def in_child(self, fn):
+        """Run @fn in a forked child; its return value (a str) or what it
+        raised, as text."""
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.close(r)
+                msg = fn()
+            except kprofile.KprofileError as e:
+                msg = "KprofileError %d %s %s" % (e.errno, e.request,
+                                                  e.reason)
+            except BaseException as e:  # noqa: B902 - report it all
+                msg = "raised %r" % e
+            os.write(w, msg.encode())
+            os._exit(0)
+        os.close(w)
+        with os.fdopen(r, "rb") as f:
+            out = f.read().decode()
+        os.waitpid(pid, 0)
+        return out
+
+    def test_start_when_started_says_why(self):
+        with self.need(self.dev.create_profile, 0, 1 << 47, 31) as p:
+            p.start()
+            try:
+                with self.assertRaises(kprofile.KprofileError) as cm:
+                    p.start()
+            finally:
+                p.stop()
+        self.assertEqual(cm.exception.errno, errno.EBUSY)
+        self.assertIn("started already", self.refused_start(cm.exception))
+
+    def test_start_by_another_process_says_why(self):
+        with self.need(self.dev.create_profile, 0, 1 << 47, 31) as p:
+            out = self.in_child(lambda: p.start() or "started")
+        if " START " in out:
+            self.skipTest("module lacks START_EX")
+        self.assertRegex(out, r"^KprofileError %d START_EX .*created the "
+                         r"profile" % errno.EXDEV)
+
+    def test_start_over_memlock_says_why(self):
+        # Created as root in the child, started there as uid 65534 with
+        # RLIMIT_MEMLOCK 0: pinning the buckets (256 KiB) is charged to
+        # the limit without CAP_IPC_LOCK, and refused.
+        if os.geteuid() != 0:
+            self.skipTest("needs root (to become uid 65534)")
+
+        def child():
+            p = self.dev.create_profile(0, 1 << 47, 31)
+            os.setgroups([])
+            os.setgid(65534)
+            os.setuid(65534)
+            set_memlock_limit(0)
+            p.start()
+            return "started"
+
+        out = self.in_child(child)
+        if " START " in out:
+            self.skipTest("module lacks START_EX")
+        self.assertRegex(out, r"^KprofileError %d START_EX .* \d+ pages would "
+                         r"exceed RLIMIT_MEMLOCK \(0 KiB" % errno.ENOMEM)
+
 
 if __name__ == "__main__":
     unittest.main()
