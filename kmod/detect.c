@@ -19,6 +19,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/minmax.h>
+#include <linux/preempt.h>
 #include <linux/string.h>
 
 #include "compat.h"
@@ -29,7 +30,8 @@
 #define KP_EXT1_EDX_LM		BIT(29)
 #define KP_EXT22_EAX_PMV2	BIT(0)
 
-static void kp_set_none(struct kp_pmu_desc *desc, const char *fmt, ...)
+static __printf(2, 3)
+void kp_set_none(struct kp_pmu_desc *desc, const char *fmt, ...)
 {
 	va_list args;
 
@@ -204,30 +206,19 @@ static void kp_detect_amd(const struct kp_hw *hw, const struct kp_platform *p,
 	kp_check_counters(hw, p, desc);
 }
 
-/**
- * kp_detect() - choose the profile interface of the processor behind @hw.
- * @hw:   the seam to query (the boot CPU, or a fake).
- * @desc: filled in; on KPROFILE_INTERFACE_NONE, @desc->reason says why;
- *	  otherwise @desc->pmu_state says whether the counters are free
- *	  now or busy (perf, the NMI watchdog), and @desc->state_reason why.
- *
- * The interface comes from CPUID, perf's verdict and the feature bits
- * (kp_platform()); the counters are only read, never written: one may be
- * counting for perf.  Busy is a state, not an interface: once perf lets
- * go the counters are usable without reloading.
- * Runs on one CPU with preemption disabled when @hw is the real processor.
- *
- * Return: 0.  An unusable PMU is not an error: ProfileTime still works.
+/*
+ * Everything CPUID and the MSRs say, on the CPU this runs on, given the
+ * platform answer @p that kp_detect() took beforehand.  Runs with
+ * preemption disabled: every read is of one CPU.
  */
-int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc)
+static void kp_detect_this_cpu(const struct kp_hw *hw,
+			       const struct kp_platform *p,
+			       struct kp_pmu_desc *desc)
 {
-	struct kp_platform p;
 	struct kp_cpuid_regs r;
 	u32 max_leaf, fam;
 
-	memset(desc, 0, sizeof(*desc));
-	kp_platform(hw, &p);
-	desc->features = p.features;
+	desc->features = p->features;
 	kp_cpuid(hw, 0, 0, &r);
 	max_leaf = r.eax;
 	memcpy(desc->vendor, &r.ebx, 4);
@@ -248,14 +239,47 @@ int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc)
 	}
 
 	if (!strcmp(desc->vendor, "GenuineIntel"))
-		kp_detect_intel(hw, max_leaf, &p, desc);
+		kp_detect_intel(hw, max_leaf, p, desc);
 	else if (!strcmp(desc->vendor, "AuthenticAMD") ||
 		 !strcmp(desc->vendor, "HygonGenuine"))
-		kp_detect_amd(hw, &p, desc);
+		kp_detect_amd(hw, p, desc);
 	else
 		kp_set_none(desc,
 			    "vendor \"%s\" has no kprofile profile interface (Emon needs GenuineIntel, Amd64 AuthenticAMD or HygonGenuine)",
 			    desc->vendor);
+}
+
+/**
+ * kp_detect() - choose the profile interface of the processor behind @hw.
+ * @hw:   the seam to query (the real processor, or a fake).
+ * @desc: filled in; on KPROFILE_INTERFACE_NONE, @desc->reason says why;
+ *	  otherwise @desc->pmu_state says whether the counters are free
+ *	  now or busy (perf, the NMI watchdog), and @desc->state_reason why.
+ *
+ * The interface comes from CPUID, perf's verdict and the feature bits
+ * (kp_platform()); the counters are only read, never written: one may be
+ * counting for perf.  Busy is a state, not an interface: once perf lets
+ * go the counters are usable without reloading.
+ *
+ * perf's verdict is asked first, in the caller's process context: where
+ * perf_get_x86_pmu_capability() is not exported, kp_compat_perf_caps()
+ * creates and releases a perf event, which allocates and takes mutexes.
+ * Only then is the calling CPU pinned (preemption disabled) for the
+ * CPUID and MSR reads, which must all come from one CPU.
+ *
+ * Context: process; may sleep.  Do not call with preemption disabled.
+ *
+ * Return: 0.  An unusable PMU is not an error: ProfileTime still works.
+ */
+int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc)
+{
+	struct kp_platform p;
+
+	memset(desc, 0, sizeof(*desc));
+	kp_platform(hw, &p);
+	preempt_disable();
+	kp_detect_this_cpu(hw, &p, desc);
+	preempt_enable();
 	return 0;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_detect);

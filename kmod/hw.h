@@ -8,12 +8,15 @@
  * (sources, profiles, thread profiling) never call these directly: they go
  * through the profile-interface ops in pmu.h.
  *
- * All operations must be callable from NMI context: no locks, no sleeping.
+ * All operations but @platform must be callable from NMI context: no
+ * locks, no sleeping.  @platform runs once, in process context, before
+ * detection pins a CPU (kp_detect()), and may sleep.
  */
 #ifndef _KPROFILE_HW_H
 #define _KPROFILE_HW_H
 
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
@@ -35,6 +38,15 @@ struct kp_cpuid_regs {
 #define KP_FEAT_HYBRID		BIT(3)	/* X86_FEATURE_HYBRID_CPU */
 #define KP_FEAT_TSX_FORCE_ABORT	BIT(4)	/* X86_FEATURE_TSX_FORCE_ABORT */
 #define KP_FEAT_RTM_ALWAYS_ABORT BIT(5)	/* X86_FEATURE_RTM_ALWAYS_ABORT */
+#define KP_FEAT_X2APIC		BIT(6)	/* the local APIC is in x2APIC mode */
+
+/*
+ * The LVTPC in x2APIC mode: MSR 0x800 + (APIC_LVTPC 0x340 >> 4) (Intel SDM
+ * Vol. 3A, "x2APIC Register Address Space"; AMD APM Vol. 2, "x2APIC").
+ * KP_LVTPC_NMI is APIC_DM_NMI: delivery mode NMI, mask bit 16 clear.
+ */
+#define KP_MSR_X2APIC_LVTPC	0x00000834
+#define KP_LVTPC_NMI		0x00000400
 
 /**
  * struct kp_platform - what the kernel already decided about the PMU:
@@ -69,8 +81,13 @@ struct kp_platform {
  * @read_msr:     read an MSR; 0, or -EIO when it faults (#GP).
  * @write_msr:    write an MSR; 0, or -EIO when it faults (#GP).
  * @lvtpc_nmi: program the local APIC LVTPC entry to deliver an unmasked
- *	       NMI (also the "unmask after PMI" step).
- * @platform:  fill a struct kp_platform (process context; any CPU).
+ *	       NMI (also the "unmask after PMI" step) in xAPIC mode: the
+ *	       memory-mapped register, or the kernel's APIC driver.  In
+ *	       x2APIC mode kprofile writes MSR 0x834 through @write_msr
+ *	       instead (kp_lvtpc_unmask()).
+ * @platform:  fill a struct kp_platform.  Process context only: it may
+ *	       sleep (kp_compat_perf_caps() may create and release a perf
+ *	       event, which allocates and takes mutexes).  Any CPU.
  */
 struct kp_hw_ops {
 	void (*cpuid)(void *ctx, u32 leaf, u32 subleaf,
@@ -117,13 +134,35 @@ static inline void kp_lvtpc_nmi(const struct kp_hw *hw)
 }
 
 /**
+ * kp_lvtpc_unmask() - program the LVTPC to deliver an unmasked NMI.
+ * @hw:       the seam.
+ * @features: KP_FEAT_* from detection (struct kp_pmu_desc): with
+ *	      KP_FEAT_X2APIC the LVTPC is MSR 0x834 and is written through
+ *	      the seam like any MSR (the mode was read once, at detection:
+ *	      no APICBASE read per PMI); otherwise the lvtpc_nmi op.
+ *
+ * NMI context: no locks, no sleeping.
+ */
+static inline void kp_lvtpc_unmask(const struct kp_hw *hw, u32 features)
+{
+	if (features & KP_FEAT_X2APIC)
+		kp_wrmsr(hw, KP_MSR_X2APIC_LVTPC, KP_LVTPC_NMI);
+	else
+		kp_lvtpc_nmi(hw);
+}
+
+/**
  * kp_platform() - perf's verdict and the feature bits (struct kp_platform).
  * @hw: the seam.
  * @p:  filled in; all zero when the seam has no answer (then detection
  *	relies on CPUID alone).
+ *
+ * Context: process; may sleep (might_sleep() makes a caller in atomic
+ * context visible with CONFIG_DEBUG_ATOMIC_SLEEP).
  */
 static inline void kp_platform(const struct kp_hw *hw, struct kp_platform *p)
 {
+	might_sleep();
 	memset(p, 0, sizeof(*p));
 	if (hw->ops->platform)
 		hw->ops->platform(hw->ctx, p);

@@ -5,7 +5,6 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include <linux/preempt.h>
 #include <linux/printk.h>
 
 #include "access.h"
@@ -28,9 +27,8 @@ static int __init kp_init(void)
 	int ret;
 
 	dev->hw = &kp_hw_real;
-	preempt_disable();
+	/* Process context: asks perf first, then pins itself to one CPU. */
 	kp_detect(dev->hw, &dev->desc);
-	preempt_enable();
 	kp_sources_init(&dev->sources, &dev->desc);
 
 	ret = kp_access_init();

@@ -9,7 +9,6 @@
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
-#include <linux/preempt.h>
 #include <linux/string.h>
 
 #include "../kmod/sources.h"
@@ -71,9 +70,7 @@ static void kp_amd_family_from_cpuid(struct kunit *test)
 	kp_fake_amd(fake, c->family, false);
 	kp_fake_vendor(fake, c->vendor);
 	set_fms(fake, c->family, c->model);
-	preempt_disable();
 	kp_detect(kp_fake_hw(fake), &d);
-	preempt_enable();
 	KUNIT_ASSERT_EQ(test, d.iface, KPROFILE_INTERFACE_AMD64);
 	KUNIT_EXPECT_EQ(test, d.family, c->family);
 	KUNIT_EXPECT_EQ(test, d.model, c->model);

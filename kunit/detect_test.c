@@ -5,15 +5,19 @@
  *
  * Every case checks the whole description a user sees through the info
  * ioctl, and that the reason is non-empty exactly when the interface is
- * None.  kp_detect() runs with preemption disabled, as module init runs
- * it.  Detection never writes a register (review finding F1): perf's
- * verdict and the feature bits come from the fake's platform op, and a
- * counter someone else is counting on makes the PMU busy, not None.
+ * None.  kp_detect() is called from process context, as module init
+ * calls it: it asks the platform op (perf's verdict, which may sleep)
+ * first and only then pins a CPU for the CPUID and MSR reads; the fake
+ * counts platform calls made in atomic context, and every case checks
+ * there were none.  Detection never writes a register (review finding
+ * F1): perf's verdict and the feature bits come from the fake's platform
+ * op, and a counter someone else is counting on makes the PMU busy, not
+ * None.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
-#include <linux/preempt.h>
+#include <linux/kconfig.h>
 #include <linux/string.h>
 
 #include "../kmod/detect.h"
@@ -24,14 +28,16 @@
 #define K7_EVNTSEL0	KP_FAKE_MSR_K7_EVNTSEL0
 #define K7_PERFCTR0	KP_FAKE_MSR_K7_PERFCTR0
 
-static void detect(struct kp_fake *fake, struct kp_pmu_desc *desc)
+/* As module init does (kmod/main.c): process context, preemptible. */
+static void detect(struct kunit *test, struct kp_fake *fake,
+		   struct kp_pmu_desc *desc)
 {
-	int ret;
+	unsigned int atomic;
 
-	preempt_disable();
-	ret = kp_detect(kp_fake_hw(fake), desc);
-	preempt_enable();
-	WARN_ON(ret);
+	KUNIT_EXPECT_EQ(test, kp_detect(kp_fake_hw(fake), desc), 0);
+	kp_fake_platform_calls(fake, &atomic);
+	KUNIT_EXPECT_EQ_MSG(test, atomic, 0U,
+			    "the platform op (it may sleep) ran in atomic context");
 }
 
 /* The reason is there exactly when the interface is None. */
@@ -105,7 +111,7 @@ static void detect_intel_v1_two_40bit(struct kunit *test)
 	struct kp_pmu_desc d;
 
 	kp_fake_intel(fake, 1, 2, 40, 7, 0);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_emon(test, &d, 1, 2, 40, 7, 0);
 }
 
@@ -136,7 +142,7 @@ static void detect_intel_versions(struct kunit *test)
 	struct kp_pmu_desc d;
 
 	kp_fake_intel(fake, c->version, c->counters, c->width, 7, 0);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_emon(test, &d, c->version, c->counters, c->width, 7, 0);
 }
 
@@ -147,7 +153,7 @@ static void detect_intel_ebx_bits(struct kunit *test)
 	struct kp_pmu_desc d;
 
 	kp_fake_intel(fake, 2, 4, 48, 7, mask);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	/* Unavailable events do not make the interface unusable. */
 	expect_emon(test, &d, 2, 4, 48, 7, mask);
 }
@@ -162,7 +168,7 @@ static void detect_intel_writes_nothing(struct kunit *test)
 
 	kp_fake_intel(fake, 1, 2, 40, 7, 0);
 	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, PMC0, orig);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	KUNIT_EXPECT_EQ(test, d.iface, KPROFILE_INTERFACE_EMON);
 	KUNIT_EXPECT_EQ(test, d.pmu_state, (u32)KPROFILE_PMU_AVAILABLE);
 	expect_no_msr_writes(test, fake);
@@ -177,7 +183,7 @@ static void detect_intel_max_leaf_below_0xa(struct kunit *test)
 
 	kp_fake_intel(fake, 2, 4, 48, 7, 0);
 	kp_fake_max_leaf(fake, 0x9);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "0xA");
 	KUNIT_EXPECT_STREQ(test, d.vendor, "GenuineIntel");
 	expect_no_msr_writes(test, fake);
@@ -190,7 +196,7 @@ static void detect_intel_version0(struct kunit *test)
 
 	/* QEMU's TCG Skylake: leaf 0xA exists and is all zeros. */
 	kp_fake_intel(fake, 0, 0, 0, 0, 0);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "version 0");
 	expect_no_msr_writes(test, fake);
 }
@@ -201,7 +207,7 @@ static void detect_intel_no_counters(struct kunit *test)
 	struct kp_pmu_desc d;
 
 	kp_fake_intel(fake, 2, 0, 48, 7, 0);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "0 counters");
 	expect_no_msr_writes(test, fake);
 }
@@ -236,7 +242,7 @@ static void detect_amd_families(struct kunit *test)
 
 	kp_fake_amd(fake, c->family, c->perfmon_v2);
 	kp_fake_msr_set(fake, KP_FAKE_ALL_CPUS, K7_PERFCTR0, orig);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_amd64(test, &d, "AuthenticAMD", c->family, c->perfmon_v2);
 	expect_no_msr_writes(test, fake);
 }
@@ -248,7 +254,7 @@ static void detect_hygon(struct kunit *test)
 
 	kp_fake_amd(fake, 0x18, false);
 	kp_fake_vendor(fake, "HygonGenuine");
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_amd64(test, &d, "HygonGenuine", 0x18, false);
 }
 
@@ -259,7 +265,7 @@ static void detect_amd_not_64bit(struct kunit *test)
 
 	kp_fake_amd(fake, 0x17, false);
 	kp_fake_cpuid_find(fake, 0x80000001, 0)->edx &= ~BIT(29);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "64-bit");
 	KUNIT_EXPECT_STREQ(test, d.vendor, "AuthenticAMD");
 	expect_no_msr_writes(test, fake);
@@ -276,7 +282,7 @@ static void detect_hypervisor_perf_found_no_pmu(struct kunit *test)
 	kp_fake_intel(fake, 2, 4, 48, 7, 0);
 	kp_fake_hypervisor(fake, true);
 	kp_fake_perf_no_pmu(fake);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "virtualization");
 	KUNIT_EXPECT_TRUE(test, d.hypervisor);
 	expect_no_msr_writes(test, fake);
@@ -290,7 +296,7 @@ static void detect_hypervisor_amd_perf_found_no_pmu(struct kunit *test)
 	kp_fake_amd(fake, 0x19, false);
 	kp_fake_hypervisor(fake, true);
 	kp_fake_perf_no_pmu(fake);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "virtualization");
 	KUNIT_EXPECT_TRUE(test, d.hypervisor);
 }
@@ -303,7 +309,7 @@ static void detect_perf_found_no_pmu(struct kunit *test)
 
 	kp_fake_intel(fake, 4, 8, 48, 7, 0);
 	kp_fake_perf_no_pmu(fake);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "perf found no usable PMU");
 }
 
@@ -315,32 +321,70 @@ static void detect_arch_perfmon_off(struct kunit *test)
 
 	kp_fake_intel(fake, 4, 8, 48, 7, 0);
 	kp_fake_feature(fake, KP_FEAT_ARCH_PERFMON, false);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "X86_FEATURE_ARCH_PERFMON");
 }
 
 /*
  * F1: the NMI watchdog's cycles event counts on AMD counter 0 at load (the
- * bare-metal default).  A write/read-back of counter 0 reads back the
- * written value plus the cycles since: the old probe said "None: PMU not
- * available due to virtualization".  The counter here does not keep a
- * written value, as a counting one does not.  Detection must say Amd64,
- * busy, why, and write nothing.
+ * bare-metal default).  The counter here really counts: cycles pass on
+ * every CPU, and more pass right after any write to it, so the old
+ * write/read-back probe read back more than it wrote and said "None: PMU
+ * not available due to virtualization".  Detection must say Amd64, busy,
+ * why, and write nothing.
  */
 static void detect_amd_watchdog_busy_not_none(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
+	unsigned int cpu, n = 0;
 	struct kp_pmu_desc d;
+	u64 before;
 
 	kp_fake_amd(fake, 0x17, false);
 	kp_fake_perf_watchdog(fake);
-	kp_fake_msr_set_flags(fake, K7_PERFCTR0, KP_FAKE_IGNORE_WRITES);
-	detect(fake, &d);
+	for_each_online_cpu(cpu) {
+		before = kp_fake_msr_get(fake, cpu, K7_PERFCTR0);
+		kp_fake_tick(fake, cpu, 5000);
+		KUNIT_ASSERT_EQ_MSG(test, kp_fake_msr_get(fake, cpu, K7_PERFCTR0),
+				    before + 5000,
+				    "the watchdog's counter should count on CPU %u",
+				    cpu);
+		if (n++ < KP_FAKE_MAX_INJECT)
+			kp_fake_inject_after_write(fake, cpu, K7_PERFCTR0,
+						   K7_PERFCTR0, 1000);
+	}
+	detect(test, fake, &d);
 	expect_amd64(test, &d, "AuthenticAMD", 0x17, false);
 	KUNIT_EXPECT_EQ(test, d.pmu_state, (u32)KPROFILE_PMU_BUSY);
 	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(d.state_reason, "nmi_watchdog"),
 				  "state reason \"%s\"", d.state_reason);
 	expect_no_msr_writes(test, fake);
+}
+
+/*
+ * Detection asks perf's verdict (the platform op) before it pins a CPU:
+ * where perf_get_x86_pmu_capability() is not exported the real op creates
+ * and releases a perf event (GFP_KERNEL, mutexes), which must not happen
+ * with preemption disabled.  Module init used to call kp_detect() inside
+ * preempt_disable(); that sequence fails here.  Observable only with
+ * CONFIG_PREEMPT_COUNT (the debug kernel, which also has
+ * DEBUG_ATOMIC_SLEEP for the might_sleep() in kp_platform()).
+ */
+static void detect_platform_asked_preemptible(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_desc d;
+	unsigned int atomic;
+
+	if (!IS_ENABLED(CONFIG_PREEMPT_COUNT))
+		kunit_skip(test,
+			   "no CONFIG_PREEMPT_COUNT: preemption is not observable (the debug kernel runs this)");
+	kp_fake_amd(fake, 0x19, true);
+	KUNIT_EXPECT_EQ(test, kp_detect(kp_fake_hw(fake), &d), 0);
+	KUNIT_EXPECT_EQ(test, kp_fake_platform_calls(fake, &atomic), 1U);
+	KUNIT_EXPECT_EQ_MSG(test, atomic, 0U,
+			    "perf's verdict was asked with preemption disabled");
+	expect_amd64(test, &d, "AuthenticAMD", 0x19, true);
 }
 
 /* Intel: the watchdog holds fixed counter 1, and so every counter. */
@@ -351,7 +395,7 @@ static void detect_intel_watchdog_busy(struct kunit *test)
 
 	kp_fake_intel(fake, 4, 4, 48, 7, 0);
 	kp_fake_perf_watchdog(fake);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	KUNIT_EXPECT_EQ(test, d.iface, KPROFILE_INTERFACE_EMON);
 	KUNIT_EXPECT_EQ(test, d.pmu_state, (u32)KPROFILE_PMU_BUSY);
 	KUNIT_EXPECT_NOT_NULL(test, strstr(d.state_reason, "fixed counters"));
@@ -393,7 +437,7 @@ static void detect_msr_faults(struct kunit *test)
 	else
 		kp_fake_intel(fake, 2, 4, 48, 7, 0);
 	kp_fake_msr_set_flags(fake, c->msr, c->flags);
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "virtualization");
 	/* The reason names the register that faulted. */
 	snprintf(msr, sizeof(msr), "0x%x", c->msr);
@@ -412,7 +456,7 @@ static void detect_unknown_vendor(struct kunit *test)
 	/* Counters that work do not matter: the vendor decides. */
 	kp_fake_intel(fake, 2, 4, 48, 7, 0);
 	kp_fake_vendor(fake, "CentaurHauls");
-	detect(fake, &d);
+	detect(test, fake, &d);
 	expect_none_because(test, &d, "CentaurHauls");
 	KUNIT_EXPECT_STREQ(test, d.vendor, "CentaurHauls");
 	expect_no_msr_writes(test, fake);
@@ -424,7 +468,7 @@ static void detect_empty_cpuid(struct kunit *test)
 	struct kp_pmu_desc d;
 
 	/* Nothing at all: every leaf reads as zeros. */
-	detect(fake, &d);
+	detect(test, fake, &d);
 	KUNIT_EXPECT_EQ(test, d.iface, KPROFILE_INTERFACE_NONE);
 	expect_reason_iff_none(test, &d);
 	KUNIT_EXPECT_STREQ(test, d.vendor, "");
@@ -447,6 +491,7 @@ static struct kunit_case kp_detect_cases[] = {
 	KUNIT_CASE(detect_perf_found_no_pmu),
 	KUNIT_CASE(detect_arch_perfmon_off),
 	KUNIT_CASE(detect_amd_watchdog_busy_not_none),
+	KUNIT_CASE(detect_platform_asked_preemptible),
 	KUNIT_CASE(detect_intel_watchdog_busy),
 	KUNIT_CASE_PARAM(detect_msr_faults, fault_gen_params),
 	KUNIT_CASE(detect_unknown_vendor),

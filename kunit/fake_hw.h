@@ -572,6 +572,19 @@ void kp_fake_amd(struct kp_fake *fake, u32 family, bool perfmon_v2);
 void kp_fake_platform_set(struct kp_fake *fake, const struct kp_platform *p);
 
 /**
+ * kp_fake_platform_calls() - how often the platform op ran, and where.
+ * @fake:   the fake.
+ * @atomic: if not NULL, set to how many of those calls ran with
+ *	    preemption or interrupts disabled.  The real op may sleep
+ *	    (it may create a perf event), so this must stay 0.  Counted
+ *	    only with CONFIG_PREEMPT_COUNT (the debug KUnit kernel);
+ *	    always 0 without it.
+ *
+ * Return: platform op calls since kp_fake_new().
+ */
+unsigned int kp_fake_platform_calls(struct kp_fake *fake, unsigned int *atomic);
+
+/**
  * kp_fake_perf_no_pmu() - perf found no usable PMU at boot (its
  *	check_hw_exists() failed, as under a hypervisor that masks it).
  * @fake: the fake.

@@ -11,6 +11,9 @@
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
+#include <linux/compiler.h>
+#include <linux/kconfig.h>
+#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 
@@ -35,8 +38,15 @@ struct kp_fake_cpu_cpuid {
  * @feat_clr: feature bits removed from them.
  * @nr:       entries in @cpuid.
  * @cpuid:    per-CPU CPUID entries; they win over the shared table.
+ * @calls:    platform op calls.
+ * @atomic_calls: of those, made with preemption or interrupts disabled
+ *	      (the real op may sleep); counted only with
+ *	      CONFIG_PREEMPT_COUNT, without which preemptible() is always
+ *	      false.
  */
 struct kp_fake_platform {
+	unsigned int calls;
+	unsigned int atomic_calls;
 	bool fixed;
 	struct kp_platform answer;
 	bool no_pmu;
@@ -82,6 +92,10 @@ void kp_fake_op_platform(void *ctx, struct kp_platform *out)
 	struct kp_cpuid_regs r0, r;
 	u32 max_ext;
 
+	/* The real op may sleep (kp_compat_perf_caps()): say where it ran. */
+	WRITE_ONCE(p->calls, p->calls + 1);
+	if (IS_ENABLED(CONFIG_PREEMPT_COUNT) && !preemptible())
+		WRITE_ONCE(p->atomic_calls, p->atomic_calls + 1);
 	if (p->fixed) {
 		*out = p->answer;
 		return;
@@ -120,6 +134,15 @@ void kp_fake_op_platform(void *ctx, struct kp_platform *out)
 	out->perf_pmu = out->perf_known && out->perf_counters && !p->no_pmu;
 	if (!out->perf_pmu)
 		out->perf_counters = 0;
+}
+
+unsigned int kp_fake_platform_calls(struct kp_fake *fake, unsigned int *atomic)
+{
+	struct kp_fake_platform *p = kp_fake_platform_of(fake);
+
+	if (atomic)
+		*atomic = READ_ONCE(p->atomic_calls);
+	return READ_ONCE(p->calls);
 }
 
 void kp_fake_platform_set(struct kp_fake *fake, const struct kp_platform *a)

@@ -11,7 +11,6 @@
 #include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/jiffies.h>
-#include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 #include <asm/nmi.h>
@@ -127,9 +126,7 @@ struct kp_pmu_fix *kp_pmu_fix_build(struct kunit *test, struct kp_fake *fake)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, fix);
 	fix->test = test;
 	fix->fake = fake;
-	preempt_disable();
 	kp_detect(kp_fake_hw(fake), &fix->desc);
-	preempt_enable();
 	kp_sources_init(&fix->sources, &fix->desc);
 	KUNIT_ASSERT_EQ(test, kp_pmu_setup(&fix->pmu, kp_fake_hw(fake),
 					   &fix->desc, &fix->sources), 0);

@@ -4,7 +4,6 @@
  * sources_fixture.h.
  */
 #include <kunit/test.h>
-#include <linux/preempt.h>
 
 #include "../kmod/detect.h"
 #include "fake_hw.h"
@@ -22,10 +21,8 @@ static struct kp_sources *kp_test_model(struct kunit *test,
 	struct kp_test_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, m);
-	/* As module init does: the probe must read back where it wrote. */
-	preempt_disable();
+	/* As module init does: process context. */
 	kp_detect(kp_fake_hw(fake), &m->desc);
-	preempt_enable();
 	KUNIT_ASSERT_EQ_MSG(test, m->desc.iface, want, "reason \"%s\"",
 			    m->desc.reason);
 	kp_sources_init(&m->s, &m->desc);
