@@ -57,6 +57,9 @@ static void kp_real_platform(void *ctx, struct kp_platform *p)
 		p->features |= KP_FEAT_TSX_FORCE_ABORT;
 	if (kp_compat_has_rtm_always_abort())
 		p->features |= KP_FEAT_RTM_ALWAYS_ABORT;
+	/* Set once at boot (exported; the constant 0 without X86_X2APIC). */
+	if (x2apic_mode)
+		p->features |= KP_FEAT_X2APIC;
 	/* perf_get_x86_pmu_capability() WARNs on hybrid parts. */
 	if (p->features & KP_FEAT_HYBRID)
 		return;

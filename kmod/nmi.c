@@ -136,7 +136,7 @@ int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 		return kp_pmu_nmi_result(pmu, c, 0);
 	status_iface = pmu->ops->global_status(pmu);
 	if (!status_iface)
-		kp_lvtpc_nmi(pmu->hw);
+		kp_lvtpc_unmask(pmu->hw, pmu->desc->features);
 
 	for (loops = 0; loops < KP_NMI_MAX_LOOPS; loops++) {
 		ovf = pmu->ops->check_overflow(pmu, armed, claimed);
@@ -152,7 +152,7 @@ int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 		handled += hweight64(ovf);
 	}
 	if (status_iface)
-		kp_lvtpc_nmi(pmu->hw);
+		kp_lvtpc_unmask(pmu->hw, pmu->desc->features);
 	return kp_pmu_nmi_result(pmu, c, handled);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_handle_overflow);

@@ -48,7 +48,7 @@ static bool kp_amd64_global_status(const struct kp_pmu *pmu)
 
 static void kp_amd64_initialize(struct kp_pmu *pmu)
 {
-	kp_lvtpc_nmi(pmu->hw);
+	kp_lvtpc_unmask(pmu->hw, pmu->desc->features);
 }
 
 static void kp_amd64_enable(struct kp_pmu *pmu, unsigned int idx, u64 select)

@@ -58,7 +58,7 @@ static void kp_emon_initialize(struct kp_pmu *pmu)
 		kp_wrmsr(pmu->hw, KP_MSR_IA32_DEBUGCTL,
 			 dbg & ~KP_DEBUGCTL_FREEZE_ON_PMI);
 	local_irq_restore(flags);
-	kp_lvtpc_nmi(pmu->hw);
+	kp_lvtpc_unmask(pmu->hw, pmu->desc->features);
 }
 
 static void kp_emon_enable(struct kp_pmu *pmu, unsigned int idx, u64 select)

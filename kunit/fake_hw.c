@@ -114,9 +114,15 @@ static void kp_fake_op_lvtpc_nmi(void *ctx)
 	struct kp_fake *fake = ctx;
 	struct kp_fake_cpu *c = &fake->cpus[get_cpu()];
 
-	/* APIC_DM_NMI: deliver as NMI, mask bit clear. */
-	WRITE_ONCE(c->lvtpc_calls, c->lvtpc_calls + 1);
-	WRITE_ONCE(c->lvtpc_masked, false);
+	/*
+	 * The memory-mapped LVTPC (or the APIC driver's write) = APIC_DM_NMI:
+	 * deliver as NMI, mask bit clear.  In x2APIC mode the memory-mapped
+	 * interface is off: nothing changes (the LVTPC is MSR 0x834 then).
+	 */
+	if (fake->x2apic_lvtpc < 0) {
+		WRITE_ONCE(c->lvtpc_calls, c->lvtpc_calls + 1);
+		WRITE_ONCE(c->lvtpc_masked, false);
+	}
 	put_cpu();
 }
 
@@ -153,6 +159,7 @@ struct kp_fake *kp_fake_new(struct kunit *test)
 	fake->pmu.global_ctrl = -1;
 	fake->pmu.status = -1;
 	fake->pmu.debugctl = -1;
+	fake->x2apic_lvtpc = -1;
 	return fake;
 }
 

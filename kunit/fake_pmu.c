@@ -84,6 +84,27 @@ void kp_fake_pmu_lvtpc_automask(struct kp_fake *fake, bool on)
 }
 
 /**
+ * kp_fake_x2apic() - put the local APIC in x2APIC mode.
+ * @fake: the fake, after kp_fake_intel() or kp_fake_amd().
+ *
+ * The LVTPC becomes MSR 0x834 (x2APIC LVT Performance Monitoring
+ * register; Intel SDM Vol. 3A "x2APIC Register Address Space"): a write
+ * sets the mask bit (16) to the written value's, and counts as an LVTPC
+ * programming (kp_fake_lvtpc_count()); bits other than the vector (7:0),
+ * delivery mode (10:8) and mask are reserved (#GP).  The memory-mapped
+ * interface is off in x2APIC mode, so the lvtpc_nmi op changes nothing.
+ * The platform op reports KP_FEAT_X2APIC, as the kernel's x2apic_mode.
+ */
+void kp_fake_x2apic(struct kp_fake *fake)
+{
+	kp_fake_msr_define(fake, KP_MSR_X2APIC_LVTPC, KP_LVTPC_NMI, 64, 0);
+	kp_fake_msr_reserved(fake, KP_MSR_X2APIC_LVTPC,
+			     ~(u64)(GENMASK(10, 0) | BIT(16)));
+	fake->x2apic_lvtpc = kp_fake_msr_lookup(fake, KP_MSR_X2APIC_LVTPC);
+	kp_fake_feature(fake, KP_FEAT_X2APIC, true);
+}
+
+/**
  * kp_fake_counter_status() - link a counter to an overflow-status bit.
  * @fake:       the fake.
  * @counter:    a defined counter MSR.
@@ -271,7 +292,15 @@ void kp_fake_inject_after_write(struct kp_fake *fake, unsigned int cpu,
 /* From the write op on @cpu, after a successful write of MSR index @idx. */
 void kp_fake_pmu_written(struct kp_fake *fake, unsigned int cpu, int idx)
 {
+	struct kp_fake_cpu *c = &fake->cpus[cpu];
 	unsigned int i;
+
+	if (idx == fake->x2apic_lvtpc) {
+		WRITE_ONCE(c->lvtpc_calls, c->lvtpc_calls + 1);
+		WRITE_ONCE(c->lvtpc_masked,
+			   !!(READ_ONCE(*kp_fake_val(fake, cpu, idx)) &
+			      BIT_ULL(16)));
+	}
 
 	for (i = 0; i < KP_FAKE_MAX_INJECT; i++) {
 		struct kp_fake_inject *in = &fake->pmu.inject[i];
@@ -473,6 +502,6 @@ int kp_fake_perf_pt_nmi(struct kp_fake *fake, void *data,
 		handled += hweight64(st);
 	}
 	kp_wrmsr(hw, ctrl, ~fake->msrs[pmu->global_ctrl].reserved);
-	kp_lvtpc_nmi(hw);
+	kp_lvtpc_unmask(hw, fake->x2apic_lvtpc >= 0 ? KP_FEAT_X2APIC : 0);
 	return handled;
 }

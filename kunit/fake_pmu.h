@@ -25,7 +25,8 @@
  *	NMI only if the LVTPC is not masked; a PMI while it is masked is
  *	lost (its status bit stays).  On Intel the APIC masks the LVTPC when
  *	it delivers a PMI (kp_fake_pmu_lvtpc_automask()); the handler must
- *	unmask it (the lvtpc_nmi op).  AMD does not mask it.
+ *	unmask it (the lvtpc_nmi op; in x2APIC mode, kp_fake_x2apic(), a
+ *	write of MSR 0x834).  AMD does not mask it.
  *
  * NMIs
  *	A delivered PMI is pending until kp_fake_nmi_deliver() runs the
@@ -109,6 +110,7 @@ void kp_fake_pmu_global(struct kp_fake *fake, u32 ctrl_msr, u32 status_msr);
 void kp_fake_pmu_freeze(struct kp_fake *fake, u32 debugctl_msr,
 			enum kp_fake_freeze how);
 void kp_fake_pmu_lvtpc_automask(struct kp_fake *fake, bool on);
+void kp_fake_x2apic(struct kp_fake *fake);
 void kp_fake_counter_status(struct kp_fake *fake, u32 counter,
 			    u32 status_msr, unsigned int bit);
 

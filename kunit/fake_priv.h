@@ -152,6 +152,8 @@ struct kp_fake_pmu {
  * @log:      KP_FAKE_LOG_LEN entries.
  * @scratch:  returned by kp_fake_cpuid_find() when the entry is missing.
  * @platform: perf's verdict, feature bits, per-CPU CPUID (fake_platform.c).
+ * @x2apic_lvtpc: MSR index of the x2APIC LVTPC (kp_fake_x2apic()), or -1
+ *	      (xAPIC mode: the lvtpc_nmi op is the LVTPC).
  */
 struct kp_fake {
 	struct kunit *test;
@@ -167,6 +169,7 @@ struct kp_fake {
 	struct kp_fake_write *log;
 	struct kp_cpuid_regs scratch;
 	struct kp_fake_platform *platform;
+	int x2apic_lvtpc;
 };
 
 static inline int kp_fake_msr_index(const struct kp_fake *fake, u32 msr)

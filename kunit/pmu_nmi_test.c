@@ -10,6 +10,9 @@
 #include <kunit/test.h>
 #include <linux/bits.h>
 #include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/mutex.h>
+#include <linux/smp.h>
 #include <asm/nmi.h>
 
 #include "pmu_fixture.h"
@@ -22,6 +25,7 @@
 #define K7_CTR0		KP_FAKE_MSR_K7_PERFCTR0
 #define AMD_GSTATUS	KP_FAKE_MSR_AMD_GLOBAL_STATUS
 #define AMD_GCLR	KP_FAKE_MSR_AMD_GLOBAL_STATUS_CLR
+#define AMD_GCTL	KP_FAKE_MSR_AMD_GLOBAL_CTL
 
 #define MISPRED		KPROFILE_SOURCE_BRANCH_MISPREDICTIONS
 #define ISSUES		KPROFILE_SOURCE_TOTAL_ISSUES
@@ -297,6 +301,156 @@ static void kp_nmi_reserved_overflow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fix->held, 0UL);
 }
 
+/* A holder's overflow handler: what it saw, and in which context. */
+struct kp_test_holder_rec {
+	atomic_t calls;
+	u64 mask;
+	bool irqs_on;
+};
+
+static void kp_test_holder_overflow(void *data, u64 mask, struct pt_regs *regs)
+{
+	struct kp_test_holder_rec *rec = data;
+
+	rec->mask = mask;
+	if (!irqs_disabled())
+		rec->irqs_on = true;
+	atomic_inc(&rec->calls);
+}
+
+/* The holder programs its counter on each CPU, as the contract says. */
+struct kp_test_holder {
+	struct kp_fake *fake;
+	u32 sel, ctr;
+	u64 select, value, global;
+};
+
+static void kp_test_holder_program(void *arg)
+{
+	const struct kp_test_holder *h = arg;
+	const struct kp_hw *hw = kp_fake_hw(h->fake);
+	unsigned long flags;
+	u64 ctl;
+
+	local_irq_save(flags);
+	kp_wrmsr(hw, h->ctr, h->value);
+	kp_wrmsr(hw, h->sel, h->select);
+	if (h->global && !kp_rdmsr(hw, AMD_GCTL, &ctl))
+		kp_wrmsr(hw, AMD_GCTL, ctl | h->global);
+	local_irq_restore(flags);
+}
+
+/*
+ * F16: the reservation contract of include/linux/kprofile.h ("reserving
+ * counters"), on Zen 4 (PerfMonV2), from the holder's side.  Reserving
+ * programs nothing; the holder's counter counts only with EN and its
+ * PerfCntrGlobalCtl bit; an overflow with INT is acknowledged, the LVTPC
+ * unmasked and the handler called (interrupts off, as in the NMI) with
+ * the counter's bit, and kprofile does not reload the counter; without
+ * INT nothing is reported and the status bit is left to the holder; at
+ * CPU start (Linux zeroes PerfCntrGlobalCtl) kprofile re-enables its own
+ * armed counter, not the holder's; release disables the counter (EN, INT,
+ * global bit) on every CPU and stops the handler before it returns.
+ */
+static void kp_nmi_reservation_contract(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x19, true);
+	static const struct kprofile_counter_desc descs[] = {
+		{ .type = KPROFILE_COUNTER_SINGLE, .begin = 1 },
+		{ .type = KPROFILE_COUNTER_OVERFLOW },
+	};
+	struct kp_test_holder h = {
+		.fake = fix->fake,
+		.sel = fix->desc.evtsel_base + 1,
+		.ctr = fix->desc.counter_base + 1,
+		.select = 0x30076 | KP_EVTSEL_EN | KP_EVTSEL_INT,
+		.value = 0xfffffffff000ULL,
+	};
+	unsigned int cpu = cpumask_first(cpu_online_mask), other;
+	char reason[KPROFILE_REASON_LEN];
+	struct kp_test_holder_rec rec = {};
+	struct kprofile_reservation *r;
+	struct pt_regs regs = {};
+	struct kp_fake *fake = fix->fake;
+	u64 wrapped, gctl;
+	int idx;
+
+	kp_fake_log_clear(fake);
+	KUNIT_ASSERT_EQ(test, kp_reserve(&fix->pmu, descs, ARRAY_SIZE(descs),
+					 NULL, kp_test_holder_overflow, &rec,
+					 "test", &r, reason, sizeof(reason)),
+			0);
+	KUNIT_EXPECT_EQ(test, kp_reserve_mask(r), BIT_ULL(1));
+	KUNIT_EXPECT_EQ(test, kp_fake_log_len(fake), 0U);
+
+	/* EN alone does not count: the global-control bit is the holder's. */
+	on_each_cpu(kp_test_holder_program, &h, 1);
+	kp_fake_tick(fake, cpu, 100);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, h.ctr), h.value);
+	h.global = BIT_ULL(1);
+	on_each_cpu(kp_test_holder_program, &h, 1);
+	kp_fake_tick(fake, cpu, 100);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, h.ctr),
+			h.value + 100);
+
+	/* Overflow with INT: acknowledged, unmasked, handed over. */
+	kp_fake_log_clear(fake);
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, cpu, h.ctr, 0x1000));
+	wrapped = kp_fake_msr_get(fake, cpu, h.ctr);
+	kp_pmu_fix_deliver(fix, cpu, 0, &regs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rec.calls), 1);
+	KUNIT_EXPECT_EQ(test, rec.mask, BIT_ULL(1));
+	KUNIT_EXPECT_FALSE(test, rec.irqs_on);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, AMD_GSTATUS) &
+			BIT_ULL(1), 0ULL);
+	KUNIT_EXPECT_GE(test, kp_fake_lvtpc_count(fake, cpu), 1U);
+	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, h.ctr), wrapped);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, cpu, h.ctr), 0U);
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(fake, cpu, h.sel), 0U);
+
+	/* Without INT: no PMI, not reported, status left to the holder. */
+	h.select &= ~KP_EVTSEL_INT;
+	on_each_cpu(kp_test_holder_program, &h, 1);
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, cpu, h.ctr, 0x2000));
+	KUNIT_EXPECT_EQ(test, kp_fake_nmi_pending(fake, cpu), 0U);
+	kp_fake_pmi_raise(fake, cpu);
+	kp_pmu_fix_deliver(fix, cpu, 0, &regs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rec.calls), 1);
+	KUNIT_EXPECT_NE(test, kp_fake_msr_get(fake, cpu, AMD_GSTATUS) &
+			BIT_ULL(1), 0ULL);
+
+	/* CPU start: GlobalCtl zeroed; kprofile restores only its own. */
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
+	mutex_lock(&fix->pmu.lock);
+	idx = kp_pmu_find_armed(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	mutex_unlock(&fix->pmu.lock);
+	KUNIT_ASSERT_GE(test, idx, 0);
+	KUNIT_EXPECT_NE(test, idx, 1);
+	kp_pmu_fix_cpu_down(fix, cpu);
+	kp_fake_msr_set(fake, cpu, AMD_GCTL, 0);
+	kp_pmu_fix_cpu_up(fix, cpu);
+	gctl = kp_fake_msr_get(fake, cpu, AMD_GCTL);
+	KUNIT_EXPECT_NE(test, gctl & BIT_ULL(idx), 0ULL);
+	KUNIT_EXPECT_EQ(test, gctl & BIT_ULL(1), 0ULL);
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+
+	/* Release: disabled everywhere; the handler is never called again. */
+	h.select |= KP_EVTSEL_INT;
+	on_each_cpu(kp_test_holder_program, &h, 1);
+	kp_unreserve(r);
+	KUNIT_EXPECT_EQ(test, fix->held, 0UL);
+	for_each_online_cpu(other) {
+		KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, other, h.sel) &
+				(KP_EVTSEL_EN | KP_EVTSEL_INT), 0ULL);
+		KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, other, AMD_GCTL) &
+				BIT_ULL(1), 0ULL);
+	}
+	kp_fake_msr_set(fake, cpu, AMD_GSTATUS, BIT_ULL(1));
+	kp_fake_pmi_raise(fake, cpu);
+	kp_pmu_fix_deliver(fix, cpu, 0, &regs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rec.calls), 1);
+}
+
 static struct kunit_case kp_pmu_nmi_cases[] = {
 	KUNIT_CASE(kp_nmi_emon_v2),
 	KUNIT_CASE(kp_nmi_two_overflows),
@@ -307,6 +461,7 @@ static struct kunit_case kp_pmu_nmi_cases[] = {
 	KUNIT_CASE(kp_nmi_amd_disarmed),
 	KUNIT_CASE(kp_nmi_consumer_removed),
 	KUNIT_CASE(kp_nmi_reserved_overflow),
+	KUNIT_CASE(kp_nmi_reservation_contract),
 	{}
 };
 

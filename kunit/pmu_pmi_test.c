@@ -323,6 +323,75 @@ static void kp_pmi_claim_needs_int(struct kunit *test)
 	kp_unreserve(r);
 }
 
+/* Every logged write of @msr on @cpu was @val; how many there were. */
+static unsigned int writes_of(struct kunit *test, struct kp_fake *fake,
+			      unsigned int cpu, u32 msr, u64 val)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < kp_fake_log_len(fake); i++) {
+		const struct kp_fake_write *w = kp_fake_log_at(fake, i);
+
+		if (w->cpu != cpu || w->msr != msr)
+			continue;
+		KUNIT_EXPECT_EQ(test, w->val, val);
+		KUNIT_EXPECT_EQ(test, w->ret, 0);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * F15: in x2APIC mode the LVTPC is MSR 0x834, and kprofile writes it
+ * through the seam (the mode comes from detection, read once: no APICBASE
+ * read per PMI).  The fake's memory-mapped interface is off in x2APIC
+ * mode, as on silicon, so an Intel PMI leaves the LVTPC masked unless
+ * the handler writes 0x834; the next period's PMI is lost otherwise.  In
+ * xAPIC mode MSR 0x834 is never written (it does not exist there).
+ */
+static void kp_pmi_x2apic_lvtpc(struct kunit *test)
+{
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_pmu_fix *fix;
+	struct pmi_case *pc;
+
+	kp_fake_intel(fake, 4, 4, 48, 7, 0);
+	kp_fake_x2apic(fake);
+	fix = kp_pmu_fix_build(test, fake);
+	KUNIT_ASSERT_TRUE(test, fix->desc.features & KP_FEAT_X2APIC);
+	kp_pmu_fix_up(fix);
+	pc = pmi_setup(test, fix, 0);
+	kp_fake_lvtpc_set_masked(fake, pc->cpu, true);
+	kp_fake_log_clear(fake);
+	pmi_arm(test, pc, MISPRED);
+	/* Arming re-runs InitializeProfiling: 0x834 = NMI, unmasked. */
+	KUNIT_EXPECT_EQ(test, writes_of(test, fake, pc->cpu,
+					KP_MSR_X2APIC_LVTPC, KP_LVTPC_NMI), 1U);
+	KUNIT_EXPECT_FALSE(test, kp_fake_lvtpc_masked(fake, pc->cpu));
+
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, pc->cpu, PMC0, PERIOD));
+	KUNIT_EXPECT_TRUE(test, kp_fake_lvtpc_masked(fake, pc->cpu));
+	kp_pmu_fix_deliver(fix, pc->cpu, 0, &pc->regs);
+	KUNIT_EXPECT_FALSE(test, kp_fake_lvtpc_masked(fake, pc->cpu));
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(fake, pc->cpu, PMC0, PERIOD));
+	kp_pmu_fix_deliver(fix, pc->cpu, 0, &pc->regs);
+	KUNIT_EXPECT_EQ(test, atomic_read(&pc->tc.calls), 2);
+	KUNIT_EXPECT_EQ(test, pmi_stats(pc).lost, 0U);
+	KUNIT_EXPECT_EQ(test, writes_of(test, fake, pc->cpu,
+					KP_MSR_X2APIC_LVTPC, KP_LVTPC_NMI), 3U);
+	pmi_teardown(pc, 1);
+	kp_pmu_fix_exit(test);
+
+	/* xAPIC: the lvtpc_nmi op, never MSR 0x834. */
+	pc = pmi_setup(test, kp_pmu_fix_intel(test, 4, 4, 48), 1);
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(pc->fake, pc->cpu, PMC0, PERIOD));
+	kp_pmu_fix_deliver(pc->fix, pc->cpu, 0, &pc->regs);
+	KUNIT_EXPECT_FALSE(test, kp_fake_lvtpc_masked(pc->fake, pc->cpu));
+	KUNIT_EXPECT_EQ(test, kp_fake_log_count_msr(pc->fake, KP_FAKE_ALL_CPUS,
+						    KP_MSR_X2APIC_LVTPC), 0U);
+	pmi_teardown(pc, 1);
+}
+
 static struct kunit_case kp_pmu_pmi_cases[] = {
 	KUNIT_CASE(kp_pmi_unmask_when_nothing_found),
 	KUNIT_CASE(kp_pmi_arm_unmasks),
@@ -334,6 +403,7 @@ static struct kunit_case kp_pmu_pmi_cases[] = {
 	KUNIT_CASE(kp_pmi_freeze_streamlined),
 	KUNIT_CASE(kp_pmi_stale_status_at_arm),
 	KUNIT_CASE(kp_pmi_claim_needs_int),
+	KUNIT_CASE(kp_pmi_x2apic_lvtpc),
 	{}
 };
 
