@@ -65,6 +65,30 @@ static int wr_on(struct kp_fake *fake, unsigned int cpu, u32 msr, u64 val)
 	return op.ret;
 }
 
+struct cpuid_op {
+	struct kp_fake *fake;
+	u32 leaf, subleaf;
+	struct kp_cpuid_regs regs;
+};
+
+static void cpuid_fn(void *arg)
+{
+	struct cpuid_op *op = arg;
+
+	kp_cpuid(kp_fake_hw(op->fake), op->leaf, op->subleaf, &op->regs);
+}
+
+/* CPUID(@leaf, @subleaf) executed on @cpu, as code running there does. */
+static struct kp_cpuid_regs cpuid_on(struct kp_fake *fake, unsigned int cpu,
+				     u32 leaf, u32 subleaf)
+{
+	struct cpuid_op op = { .fake = fake, .leaf = leaf,
+			       .subleaf = subleaf };
+
+	smp_call_function_single(cpu, cpuid_fn, &op, 1);
+	return op.regs;
+}
+
 static struct kp_fake_nmi_stats stats(struct kp_fake *fake, unsigned int cpu)
 {
 	struct kp_fake_nmi_stats st;
@@ -308,6 +332,54 @@ static void fake_freeze_on_pmi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_fake_msr_get(fake, cpu, PMC0 + 1), 5ULL);
 }
 
+/*
+ * CPUID can differ per CPU (hybrid parts: leaf 0xA and leaf 0x23 per core
+ * type).  A CPU's own entry wins over the shared table, on that CPU only;
+ * an exact subleaf answers only that subleaf, KP_FAKE_ANY_SUBLEAF every
+ * one; a leaf a CPU has no entry for is the shared table's.
+ */
+static void fake_cpuid_per_cpu(struct kunit *test)
+{
+	unsigned int first = cpumask_first(cpu_online_mask);
+	unsigned int last = cpumask_last(cpu_online_mask);
+	struct kp_fake *fake = kp_fake_new(test);
+	struct kp_cpuid_regs r;
+
+	/* Shared: v4, 4 counters of 48 bits. */
+	kp_fake_intel(fake, 4, 4, 48, 7, 0);
+	/* The last CPU: 8 counters (a P-core), every subleaf. */
+	kp_fake_cpuid_cpu(fake, last, 0xa, KP_FAKE_ANY_SUBLEAF,
+			  0x07300804, 0, 0, 0x603);
+	/* The first CPU: leaf 0x23 subleaf 1 only (counter bitmap 0x3f). */
+	kp_fake_cpuid_cpu(fake, first, 0x23, 1, 0x3f, 0x7, 0, 0);
+
+	r = cpuid_on(fake, last, 0xa, 0);
+	KUNIT_EXPECT_EQ(test, r.eax, 0x07300804U);
+	KUNIT_EXPECT_EQ(test, r.edx, 0x603U);
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, last, 0xa, 5).eax, 0x07300804U);
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, first, 0x23, 1).eax, 0x3fU);
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, first, 0x23, 0).eax, 0U);
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, first, 0x23, 2).ebx, 0U);
+	/* Leaves without an entry of their own come from the shared table. */
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, last, 1, 0).eax,
+			cpuid_on(fake, first, 1, 0).eax);
+	if (first == last) {
+		kunit_info(test, "one online CPU: no second CPU to compare");
+		return;
+	}
+	/* Each CPU sees its own entries and the shared table otherwise. */
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, first, 0xa, 0).eax,
+			(48U << 16) | (4U << 8) | 4U | (7U << 24));
+	KUNIT_EXPECT_EQ(test, cpuid_on(fake, last, 0x23, 1).eax, 0U);
+	/* Replacing an entry changes that CPU's answer only. */
+	kp_fake_cpuid_cpu(fake, last, 0xa, KP_FAKE_ANY_SUBLEAF,
+			  0x07300604, 0, 0, 0x603);
+	KUNIT_EXPECT_EQ(test, (cpuid_on(fake, last, 0xa, 0).eax >> 8) & 0xff,
+			6U);
+	KUNIT_EXPECT_EQ(test, (cpuid_on(fake, first, 0xa, 0).eax >> 8) & 0xff,
+			4U);
+}
+
 /* An injection counts right after the named write, on that CPU, once. */
 static void fake_inject_after_write(struct kunit *test)
 {
@@ -331,6 +403,7 @@ static struct kunit_case kp_fake_pmu_cases[] = {
 	KUNIT_CASE(fake_full_width_aliases),
 	KUNIT_CASE(fake_freeze_on_pmi),
 	KUNIT_CASE(fake_inject_after_write),
+	KUNIT_CASE(fake_cpuid_per_cpu),
 	{}
 };
 
