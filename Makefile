@@ -117,9 +117,12 @@ installvm: deps
 	@testing/installvm/run.sh
 
 # Real counts on a machine with a PMU; skips (and says why) elsewhere.
-hwtest: module tool
-	@if [ -x testing/hwtest.sh ]; then testing/hwtest.sh; \
-	else echo "hwtest: testing/hwtest.sh does not exist yet"; fi
+# Without the running kernel's build tree the module is not built and the
+# tests that load it skip, saying so (hwtest.sh): that is an answer too.
+hwtest: tool
+	@if [ -n "$(KDIR)" ]; then $(MAKE) --no-print-directory module; \
+	else echo "hwtest: no build tree for $(KVER): kprofile.ko is not built (sudo apt install linux-headers-$(KVER), or KDIR=)"; fi
+	@testing/hwtest.sh
 
 checkpatch:
 	@testing/static/checkpatch.sh
