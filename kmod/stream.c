@@ -530,6 +530,7 @@ static int kp_stream_user_sources(const struct kprofile_create_stream *req,
  */
 long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp)
 {
+	struct kprofile_create_profile preq = {};
 	struct kprofile_create_stream req;
 	u32 src[KPROFILE_STREAM_MAX_SOURCES];
 	struct kp_stream *st;
@@ -553,9 +554,8 @@ long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp)
 	st = kp_stream_new(kp_profile_module_set(), &req, src, tgid);
 	if (IS_ERR(st))
 		return PTR_ERR(st);
-	st->dumpable_only = kp_profile_dumpable_only(
-		&(struct kprofile_create_profile){ .target = req.target },
-		tgid);
+	preq.target = req.target;
+	st->dumpable_only = kp_profile_dumpable_only(&preq, tgid);
 	ret = anon_inode_getfd("[kprofile-stream]", &kp_stream_fops, st,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)

@@ -166,6 +166,7 @@ bool kp_stream_follows(const struct kp_stream *st, const struct pid *tgid)
 		return true;
 	return tgid && kp_follow_find(st->follow, tgid);
 }
+EXPORT_SYMBOL_IF_KP_TEST(kp_stream_follows);
 NOKPROBE_SYMBOL(kp_stream_follows);
 
 /* One task record into this CPU's ring; preemption is off. */

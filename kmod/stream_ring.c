@@ -87,6 +87,7 @@ static void kp_ring_mirror(local64_t *v, __u64 *out)
 		barrier();
 	} while (x != (u64)local64_read(v));
 }
+
 NOKPROBE_SYMBOL(kp_ring_mirror);
 
 /* Leave the ring; the outermost writer publishes @head. */
@@ -114,6 +115,7 @@ again:
 		goto again;
 	}
 }
+
 NOKPROBE_SYMBOL(kp_ring_publish);
 
 /**

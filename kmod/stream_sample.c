@@ -67,6 +67,7 @@ static bool kp_chain_add(struct kp_chain *c, unsigned long addr)
 	c->frames[c->nr++] = addr;
 	return true;
 }
+
 NOKPROBE_SYMBOL(kp_chain_add);
 
 /* The kernel stack of the interrupted kernel context @regs. */
@@ -84,6 +85,7 @@ static void kp_chain_kernel(struct kp_chain *c, struct pt_regs *regs)
 			return;
 	}
 }
+
 NOKPROBE_SYMBOL(kp_chain_kernel);
 
 /* The user stack of the user registers @regs: a frame-pointer walk. */
@@ -107,6 +109,7 @@ static void kp_chain_user(struct kp_chain *c, struct pt_regs *regs)
 		fp = frame[0];
 	}
 }
+
 NOKPROBE_SYMBOL(kp_chain_user);
 
 /*
@@ -123,6 +126,7 @@ static struct pt_regs *kp_chain_user_regs(struct task_struct *task)
 	uregs = task_pt_regs(task);
 	return user_mode(uregs) ? uregs : NULL;
 }
+
 NOKPROBE_SYMBOL(kp_chain_user_regs);
 
 /*
@@ -203,6 +207,7 @@ static void kp_stream_sample_one(struct kp_stream *st,
 		memcpy(rec->frames, c.frames, c.nr * sizeof(u64));
 	kp_ring_end(ring, KPROFILE_RECORD_SAMPLE);
 }
+
 NOKPROBE_SYMBOL(kp_stream_sample_one);
 
 /**
@@ -261,6 +266,7 @@ bool kp_stream_sample(struct kp_profile_set *set, const struct kp_sample *s,
 		return false;
 	return kp_stream_sample_task(set, s, current, regs);
 }
+
 NOKPROBE_SYMBOL(kp_stream_sample);
 
 /**
