@@ -341,6 +341,15 @@ def check_samples(args, tmp, pb2, plain):
           and re.search(r"^\t7f12[0-9a-f]+ kp_fixture_c_function\+0x8 \(", text, re.M)
           and "FORK ppid 500" in text and "EXEC child" in text, text[:600])
 
+    proc = run(args.tool, "report", "-i", rec, "--call-graph", "inverted")
+    check("samples: --call-graph inverted: exit 1 naming the modes",
+          proc.returncode == 1 and b"caller" in proc.stderr and b"callee" in proc.stderr,
+          proc.stderr.decode())
+    proc = run(args.tool, "report", "-i", rec, "--percent-limit", "50", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
+    check("samples: --percent-limit applies to Children with --children",
+          proc.returncode == 0 and rows and all(
+              100.0 * int(r["children"]) / total >= 50 for r in rows), rows)
     proc = run(args.tool, "report", "-i", rec, "--buckets", "--format", "csv")
     check("samples: --buckets reports the bucket profiles", proc.returncode == 0
           and b"[unattributed]" in proc.stdout, proc.stdout[:300])
