@@ -72,10 +72,10 @@
  * it, INHERIT with KPROFILE_TARGET_SYSTEM, @nr_sources or @max_frames or
  * @ring_pages out of range, an unknown or repeated source), EFAULT
  * (@sources unreadable), EOPNOTSUPP (a source unsupported here), EPERM
- * (system-wide or kernel mode without CAP_PERFMON, or perf_event_paranoid
- * forbids it), ESRCH (no process @pid), EACCES (no ptrace-read access to
- * @pid), ENOMEM (including RLIMIT_MEMLOCK).  The access rules are those of
- * profiles (docs/profiles.md, "Privileges").
+ * (kernel mode, system-wide, or a counter source, without CAP_PERFMON),
+ * EACCES (perf_event_paranoid forbids it), ESRCH (no process @pid), EACCES
+ * (no ptrace-read access to @pid), ENOMEM (including RLIMIT_MEMLOCK).  The
+ * access rules are those of profiles (docs/profiles.md, "Privileges").
  */
 struct kprofile_create_stream {
 	__u32 target;
