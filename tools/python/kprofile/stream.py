@@ -174,13 +174,15 @@ class Ring:
             except RecordError as e:
                 self._fail("at byte %d of its data: %s" % (off, e))
                 return
+            if rec is None and _HEADER.unpack_from(
+                    self.buf, self.data + off)[0] != abi.RECORD_PAD:
+                self.unknown += 1
             tail += size
-            self.page.data_tail = tail   # after the decode (a copy)
+            # Only now, with the record copied out, may the module reuse
+            # its bytes.
+            self.page.data_tail = tail
             if rec is not None:
                 yield rec
-            elif _HEADER.unpack_from(self.buf, self.data + off)[0] != \
-                    abi.RECORD_PAD:
-                self.unknown += 1
 
 
 @dataclass
