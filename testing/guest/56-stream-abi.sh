@@ -10,6 +10,8 @@
 #   - INHERIT: a child and a grandchild are sampled from their first
 #     instruction, with FORK, EXEC (the new command name) and EXIT
 #     records; without INHERIT neither is;
+#   - a set-user-ID exec of a followed process ends following it
+#     (EXEC_STOPPED, no sample of the program), a plain exec does not;
 #   - kernel-mode samples carry kernel frames (the unwinder) and the user
 #     stack of the system call; a user-only stream beside it holds no
 #     kernel address;
@@ -99,6 +101,31 @@ is "$(kv samples_child "$out")/$(kv samples_grandchild "$out")" 0/0 \
 is "$(kv tasks "$out")" 0 "without INHERIT: no task records"
 gt "$(kv samples_self "$out")" 0 && ok "without INHERIT: the process itself is sampled" ||
 	not_ok "without INHERIT: the process itself is sampled" "$out"
+
+# --- an exec that leaves a followed process non-dumpable (S1) -------------
+# A copy owned by uid 1000, set-user-ID: root executing it gets euid 1000,
+# which leaves the process non-dumpable (as a set-user-ID program run by a
+# user); a plain copy is the control.
+cp "$(command -v kp-stream)" /tmp/kp-stream-plain
+cp "$(command -v kp-stream)" /tmp/kp-stream-suid
+chown 1000 /tmp/kp-stream-suid
+chmod 4755 /tmp/kp-stream-suid
+out=$(kp-stream exec /tmp/kp-stream-plain spin 0.5 2>&1)
+is "$(kv exec_child "$out")" kp-stream-plain "exec: EXEC with the new command name"
+gt "$(kv child_before "$out")" 0 && gt "$(kv child_after "$out")" 0 &&
+	ok "exec: the child is sampled before and after a plain exec" ||
+	not_ok "exec: the child is sampled before and after a plain exec" "$out"
+is "$(kv info_flags "$out")/$(kv exit_child "$out")" 0/1 \
+	"exec: a plain exec stops nothing, EXIT follows"
+out=$(kp-stream exec /tmp/kp-stream-suid spin 0.5 2>&1)
+is "$(kv exec_child "$out")" kp-stream-suid "S1: EXEC of the set-user-ID program"
+gt "$(kv child_before "$out")" 0 && ok "S1: the child is sampled before the exec" ||
+	not_ok "S1: the child is sampled before the exec" "$out"
+is "$(kv child_after "$out")" 0 "S1: the set-user-ID program is not sampled"
+is "$(kv info_flags "$out")" 1 "S1: STREAM_INFO says EXEC_STOPPED"
+is "$(kv exit_child "$out")" 0 "S1: the process is followed no more (no EXIT)"
+is "$(kv bad "$out")" 0 "S1: every record well-formed"
+rm -f /tmp/kp-stream-plain /tmp/kp-stream-suid
 
 # --- kernel samples and their stacks --------------------------------------
 out=$(kp-stream kernel 1 2>&1)

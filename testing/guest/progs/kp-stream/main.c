@@ -15,6 +15,9 @@
  *				and user mode only, while it reads /dev/zero
  *   kp-stream system		a system-wide stream while a child spins
  *   kp-stream lost SECONDS	one-page rings nobody reads: losses counted
+ *   kp-stream exec PROG ARGS	INHERIT: a child spins, then execs PROG; its
+ *				samples before and after the exec, the task
+ *				records, EXEC_STOPPED (a set-user-ID PROG)
  *   kp-stream errors		the create errors, START/STOP states, mmap
  *   kp-stream spin SECONDS	spin in leaf() (an exec target)
  *
@@ -208,6 +211,7 @@ static struct kprofile_stream_page *ring(struct stream *s, unsigned int i)
 
 /* What the records said. */
 #define MAX_TASKS 64
+#define MAX_SAMPLES 4096
 struct tally {
 	unsigned long records, samples, user, kernel, pads, bad;
 	unsigned long leaf, leaf_caller, ip_first, truncated, kaddr;
@@ -219,6 +223,9 @@ struct tally {
 	unsigned int nr_pids;
 	struct kprofile_record_task tasks[MAX_TASKS];
 	unsigned int nr_tasks;
+	pid_t sample_pid[MAX_SAMPLES];
+	__u64 sample_time[MAX_SAMPLES];
+	unsigned int nr_samples;
 };
 
 static void count_pid(struct tally *t, pid_t pid)
@@ -253,6 +260,10 @@ static void sample(struct tally *t, const struct kprofile_record_sample *r)
 
 	t->samples++;
 	count_pid(t, r->pid);
+	if (t->nr_samples < MAX_SAMPLES) {
+		t->sample_pid[t->nr_samples] = r->pid;
+		t->sample_time[t->nr_samples++] = r->time;
+	}
 	if (t->self && r->pid != t->self)
 		t->wrong_pid++;
 	if (r->header.size != sizeof(*r) + n * sizeof(__u64)) {
@@ -500,6 +511,54 @@ static int cmd_inherit(int inherit)
 	printf("exit_grandchild=%d\n", find_task(&t, KPROFILE_RECORD_EXIT, g,
 						 0) >= 0);
 	printf("tasks=%u\n", t.nr_tasks);
+	return 0;
+}
+
+static int cmd_exec(char **argv)
+{
+	struct kprofile_create_stream req;
+	struct tally t = { 0 };
+	unsigned long before = 0, after = 0;
+	__u64 exec_time = ~0ULL;
+	struct stream s;
+	unsigned int i;
+	pid_t c;
+	int e;
+
+	init_req(&req, KPROFILE_TARGET_SELF,
+		 KPROFILE_STREAM_CALLCHAIN | KPROFILE_STREAM_INHERIT,
+		 KPROFILE_MODE_USER, time_src, 1);
+	open_stream(&s, dev_fd(), &req);
+	start(&s);
+	c = fork();
+	if (c < 0)
+		die("fork");
+	if (!c) {
+		spin(0.3);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	waitpid(c, NULL, 0);
+	stop(&s);
+	/* Keep every sample: count the child's around its exec. */
+	drain(&s, &t);
+	e = find_task(&t, KPROFILE_RECORD_EXEC, c, 0);
+	if (e >= 0)
+		exec_time = t.tasks[e].time;
+	for (i = 0; i < t.nr_samples; i++) {
+		if (t.sample_pid[i] != c)
+			continue;
+		if (t.sample_time[i] < exec_time)
+			before++;
+		else
+			after++;
+	}
+	print_info("", &s);
+	printf("bad=%lu\n", t.bad);
+	printf("exec_child=%s\n", e >= 0 ? t.tasks[e].comm : "");
+	printf("child_before=%lu\nchild_after=%lu\n", before, after);
+	printf("exit_child=%d\n", find_task(&t, KPROFILE_RECORD_EXIT, c,
+					    0) >= 0);
 	return 0;
 }
 
@@ -835,11 +894,14 @@ int main(int argc, char **argv)
 		return cmd_lost(secs);
 	if (!strcmp(cmd, "errors"))
 		return cmd_errors();
+	if (!strcmp(cmd, "exec") && argc > 2)
+		return cmd_exec(argv + 2);
 	if (!strcmp(cmd, "spin")) {
 		spin(secs);
 		return 0;
 	}
 	fprintf(stderr,
-		"usage: kp-stream self|kernel|lost|spin SECONDS | inherit 1|0 | system | errors\n");
+		"usage: kp-stream self|kernel|lost|spin SECONDS | inherit 1|0 | system | errors\n"
+		"       kp-stream exec PROG [ARGS]\n");
 	return 2;
 }
