@@ -354,7 +354,7 @@ static int conc_writer(void *arg)
 				w[j] = i;
 			/* Now and then slowly: the timer lands inside. */
 			if (!(i % 8))
-				udelay(20);
+				udelay(8);
 			kp_ring_end(&c->rf->r, KPROFILE_RECORD_SAMPLE);
 		}
 		preempt_enable();
