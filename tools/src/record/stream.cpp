@@ -126,9 +126,10 @@ std::string stream_advice(int err, const StreamRequest &req)
 {
 	switch (err) {
 	case EPERM:
-		return "system-wide and kernel-mode samples need CAP_PERFMON (or CAP_SYS_ADMIN): "
-		       "run as root, record --user, or `sudo setcap cap_perfmon+ep $(command -v "
-		       "kprofile)`";
+		return "counter sources, system-wide and kernel-mode samples need CAP_PERFMON (or "
+		       "CAP_SYS_ADMIN): run as root, or `sudo setcap cap_perfmon+ep $(command -v "
+		       "kprofile)`; without it, ProfileTime samples of your own processes in user "
+		       "mode (--user)";
 	case EACCES: {
 		std::string paranoid = paranoid_advice(req.mode != KPROFILE_MODE_USER);
 		if (!paranoid.empty())
