@@ -13,6 +13,7 @@
  *				whose samples the stream holds
  *   kp-stream kernel SECONDS	two streams of itself, kernel and user mode
  *				and user mode only, while it reads /dev/zero
+ *				and spins as long in user mode
  *   kp-stream system		a system-wide stream while a child spins
  *   kp-stream lost SECONDS	one-page rings nobody reads: losses counted
  *   kp-stream exec PROG ARGS	INHERIT: a child spins, then execs PROG; its
@@ -583,8 +584,12 @@ static int cmd_kernel(double seconds)
 	start(&k);
 	start(&u);
 	for (end = now() + seconds; now() < end;) {
+		double t0 = now();
+
 		if (read(z, buf, sizeof(buf)) < 0)
 			die("read");
+		/* As long in user mode as the read took in the kernel. */
+		spin(now() - t0);
 		drain(&k, &tk);
 		drain(&u, &tu);
 	}
