@@ -5,7 +5,8 @@
 # Commands and options come from the tool's own --help, so they cannot
 # drift from it; source names from `kprofile sources --names` (the loaded
 # module's), or both built-in tables when the module is not loaded; PIDs
-# for -p, files for -i/-o (record and top: -i is the interval).  Options
+# for -p, files for -i/-o (record and top: -i is the interval), the modes
+# of --call-graph, ring sizes for record -m.  Options
 # in CLI11 groups are listed after "Options:" too, under their group's name.
 
 # _kprofile_help TOOL [CMD]: the --help of TOOL (CMD), cached per shell.
@@ -65,7 +66,8 @@ _kprofile()
 	done
 
 	case $cmd:$prev in
-	*:--device | report:-i | report:--input | *:-o | *:--output)
+	*:--device | report:-i | report:--input | script:-i | script:--input | *:-o | *:--output | \
+	*:--symfs)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return 0 ;;
 	*:-p | *:--pid)
@@ -86,6 +88,15 @@ _kprofile()
 	sources:-f | sources:--family)
 		mapfile -t COMPREPLY < <(compgen -W \
 			"k8 fam10h fam15h zen1 zen2 zen3 zen4 zen5 hygon other" -- "$cur")
+		return 0 ;;
+	report:--call-graph)
+		mapfile -t COMPREPLY < <(compgen -W "caller callee none" -- "$cur")
+		return 0 ;;
+	record:--call-graph)
+		mapfile -t COMPREPLY < <(compgen -W "fp" -- "$cur")
+		return 0 ;;
+	record:-m | record:--mmap-pages)
+		mapfile -t COMPREPLY < <(compgen -W "16 32 64 128 256 512 1024" -- "$cur")
 		return 0 ;;
 	report:-s | report:--sort)
 		mapfile -t COMPREPLY < <(compgen -W "overhead hits source object symbol" -- "$cur")

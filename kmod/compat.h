@@ -248,6 +248,20 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
 #endif
 
 /*
+ * KP_SCHED_EXIT_GROUP_DEAD(task), inside a KP_SCHED_EXIT_PROBE(): whether
+ * @task is the last thread of its process.  Since 6.16 (3e816361e94a)
+ * the tracepoint says so; before, do_exit() fires it after its
+ * atomic_dec_and_test(&tsk->signal->live), so the count says so (when
+ * the last two threads exit at once, both may see 0: callers must
+ * tolerate a second "last" thread).
+ */
+#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
+#define KP_SCHED_EXIT_GROUP_DEAD(task)	((void)(task), group_dead)
+#else
+#define KP_SCHED_EXIT_GROUP_DEAD(task)	(!atomic_read(&(task)->signal->live))
+#endif
+
+/*
  * Syscore (suspend/resume, shutdown) callbacks take a context pointer and
  * are registered through struct syscore since 6.19 (a97fbc3ee3e2,
  * "syscore: Pass context data to callbacks"; register_syscore_ops() is

@@ -110,6 +110,8 @@ static long kp_dev_ioctl(struct file *file, unsigned int cmd,
 		return kp_ioctl_reserve(dev, argp);
 	case KPROFILE_IOC_CREATE_PROFILE:
 		return kp_ioctl_create_profile(dev, argp);
+	case KPROFILE_IOC_CREATE_STREAM:
+		return kp_ioctl_create_stream(dev, argp);
 	case KPROFILE_IOC_SET_HW_CONFIG:
 		return kp_ioctl_set_hw_config(dev, argp);
 	case KPROFILE_IOC_SET_HW_CONFIG_EX:

@@ -75,6 +75,7 @@ int kp_profile_set_init(struct kp_profile_set *set,
 	ret = kp_ptimer_init(set);
 	if (ret)
 		goto err_wq;
+	kp_stream_set_init(set);
 	set->consumer.overflow = kp_profile_overflow;
 	kp_pmu_add_consumer(pmu, &set->consumer);
 	return 0;
@@ -89,13 +90,14 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_init);
 
 /**
  * kp_profile_set_exit() - take a set down.
- * @set: a set with no profile left.
+ * @set: a set with no profile or stream left.
  *
  * Waits for the buffer releases stop deferred (profile.h).
  * Context: process; sleeps (an RCU grace period).
  */
 void kp_profile_set_exit(struct kp_profile_set *set)
 {
+	kp_stream_set_exit(set);
 	kp_pmu_remove_consumer(set->pmu, &set->consumer);
 	rcu_barrier();	/* queue_rcu_work()'s callbacks have queued */
 	destroy_workqueue(set->release);	/* and the works have run */
@@ -604,6 +606,17 @@ long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
 out_cpus:
 	free_cpumask_var(cpus);
 	return ret;
+}
+
+/**
+ * kp_profile_module_set() - the module's profile set, where the streams
+ *	of /dev/kprofile live too.
+ *
+ * Return: the set.
+ */
+struct kp_profile_set *kp_profile_module_set(void)
+{
+	return &kp_profiles;
 }
 
 static enum cpuhp_state kp_profile_hp_state;

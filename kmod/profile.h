@@ -59,6 +59,7 @@
 
 #include "pmu.h"
 #include "sources.h"
+#include "stream.h"
 
 struct kp_device;
 struct mm_struct;
@@ -190,6 +191,7 @@ struct kp_ptimer_cpu {
  * @switch_tp: the sched_switch tracepoint, or NULL.
  * @timers:   per-CPU ProfileTime timers.
  * @no_regs:  timer expiries without interrupted registers (not counted).
+ * @streams:  the set's sample streams (stream.h).
  */
 struct kp_profile_set {
 	const struct kp_sources *sources;
@@ -205,6 +207,7 @@ struct kp_profile_set {
 	struct tracepoint *switch_tp;
 	struct kp_ptimer_cpu __percpu *timers;
 	atomic64_t no_regs;
+	struct kp_stream_set streams;
 };
 
 /**
@@ -315,6 +318,7 @@ bool kp_profile_buf_lost(struct kp_profile *p);
 long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp);
 int kp_profile_init(struct kp_device *dev);
 void kp_profile_exit(struct kp_device *dev);
+struct kp_profile_set *kp_profile_module_set(void);
 
 /* profile_check.c */
 int kp_profile_check(const struct kp_sources *sources,

@@ -152,9 +152,11 @@ NOKPROBE_SYMBOL(kp_profile_hit);
  * @regs:   the interrupted registers: the ip and, from the code segment,
  *	    the mode (as perf's sampling takes them).
  *
+ * The interrupt also goes to the set's sample streams (stream_sample.c).
  * Context: NMI or hardirq, on the CPU that was interrupted.
  *
- * Return: as kp_profile_hit().
+ * Return: as kp_profile_hit(), or a started stream of the source samples
+ * the interrupted process (kp_stream_sample()).
  */
 bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 			    struct pt_regs *regs)
@@ -168,8 +170,9 @@ bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 		.user = user_mode(regs),
 		.dumpable = kp_task_dumpable(current),
 	};
+	bool any = kp_profile_hit(set, &s);
 
-	return kp_profile_hit(set, &s);
+	return kp_stream_sample(set, &s, regs) || any;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_sample_regs);
 NOKPROBE_SYMBOL(kp_profile_sample_regs);

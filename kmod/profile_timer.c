@@ -61,8 +61,9 @@ static ktime_t kp_ptimer_period(struct kp_profile_set *set)
  *
  * Context: any, interrupts off included; no locks.
  *
- * Return: true while a system-wide ProfileTime profile is started, or a
- * profile of @task's process; always true without the sched_switch probe.
+ * Return: true while a system-wide ProfileTime profile (or stream) is
+ * started, or a profile of @task's process (or a stream following it);
+ * always true without the sched_switch probe.
  */
 bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task)
 {
@@ -76,7 +77,7 @@ bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task)
 	ret = idx && (idx->nr_system ||
 		      kp_profile_index_find(idx, task_tgid(task)));
 	rcu_read_unlock();
-	return ret;
+	return ret || kp_stream_time_wanted(set, task);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_wanted);
 

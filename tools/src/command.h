@@ -39,6 +39,7 @@ void setup_interval(CLI::App &cmd, Context &ctx);
 void setup_record(CLI::App &cmd, Context &ctx);	// src/record/cmd_record.cpp
 void setup_report(CLI::App &cmd, Context &ctx);	// src/record/cmd_report.cpp
 void setup_top(CLI::App &cmd, Context &ctx);	// src/record/cmd_top.cpp
+void setup_script(CLI::App &cmd, Context &ctx);	// src/record/cmd_script.cpp
 void setup_stat(CLI::App &cmd, Context &ctx);
 
 // Open ctx.device; throws Failure with advice.

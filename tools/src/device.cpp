@@ -154,13 +154,15 @@ Result<kprofile_schedule> Device::schedule(const std::vector<std::uint32_t> &sou
 	return req;
 }
 
-Result<UniqueFd> Device::create_profile(const kprofile_create_profile &req) const
+namespace {
+
+// An ioctl that returns a new fd: the fd, or an Error with the bare errno.
+Result<UniqueFd> new_fd(int dev, unsigned long request, void *arg)
 {
-	kprofile_create_profile copy = req;
 	int fd;
 
 	do
-		fd = ::ioctl(fd_.get(), KPROFILE_IOC_CREATE_PROFILE, &copy);
+		fd = ::ioctl(dev, request, arg);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
 		Error e;
@@ -170,6 +172,22 @@ Result<UniqueFd> Device::create_profile(const kprofile_create_profile &req) cons
 		return e;
 	}
 	return UniqueFd(fd);
+}
+
+} // namespace
+
+Result<UniqueFd> Device::create_profile(const kprofile_create_profile &req) const
+{
+	kprofile_create_profile copy = req;
+
+	return new_fd(fd_.get(), KPROFILE_IOC_CREATE_PROFILE, &copy);
+}
+
+Result<UniqueFd> Device::create_stream(const kprofile_create_stream &req) const
+{
+	kprofile_create_stream copy = req;
+
+	return new_fd(fd_.get(), KPROFILE_IOC_CREATE_STREAM, &copy);
 }
 
 } // namespace kprofile

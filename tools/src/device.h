@@ -55,6 +55,9 @@ public:
 	// KPROFILE_IOC_CREATE_PROFILE: the new profile's fd, or the errno
 	// (the caller explains it: the advice depends on the request).
 	Result<UniqueFd> create_profile(const kprofile_create_profile &req) const;
+	// KPROFILE_IOC_CREATE_STREAM: the new stream's fd, or the errno (the
+	// caller explains it, as for profiles).
+	Result<UniqueFd> create_stream(const kprofile_create_stream &req) const;
 
 private:
 	Device(UniqueFd fd, std::string path) : fd_(std::move(fd)), path_(std::move(path)) {}

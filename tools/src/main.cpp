@@ -27,6 +27,7 @@ constexpr CommandSpec commands[] = {
 	{"interval", "Get or set a source's machine-wide interval", setup_interval},
 	{"record", "Profile a command, a process or the system into a file (like perf record)", setup_record},
 	{"report", "Show where a recording's hits went, by symbol (like perf report)", setup_report},
+	{"script", "Dump a recording's samples with their call stacks (like perf script)", setup_script},
 	{"top", "Show the hottest symbols live while a target runs", setup_top},
 	{"stat", "Run a command and count its threads' switches, cycles and counters", setup_stat},
 };

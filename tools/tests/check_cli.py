@@ -77,8 +77,20 @@ def main():
            "not a number of seconds above 0")
     expect("record -p 0: exit 1, not 'nothing to profile'",
            run(tool, *nodev, "record", "-p", "0"), 1, "not a process id")
-    expect("record -g: exit 1, says why there are no call graphs",
-           run(tool, *nodev, "record", "-g", "--", "true"), 1, "no call graphs", "perf record -g")
+    expect("top -g: exit 1, says why and where call stacks are (record -g)",
+           run(tool, *nodev, "top", "-g", "--", "true"), 1, "no call graphs", "record -g")
+    expect("record -g with the module missing: the same advice as info",
+           run(tool, *nodev, "record", "-g", "--", "true"), 2, "not loaded")
+    expect("record --call-graph dwarf: exit 1, only frame pointers",
+           run(tool, *nodev, "record", "--call-graph", "dwarf", "--", "true"), 1, "only fp")
+    expect("record -g -m 3: exit 1, a power of two",
+           run(tool, *nodev, "record", "-g", "-m", "3", "--", "true"), 1, "power of two")
+    expect("record -m 64 without -g: exit 1, says to add -g",
+           run(tool, *nodev, "record", "-m", "64", "--", "true"), 1, "add -g")
+    expect("script --help documents --json and --show-task-events", run(tool, "script", "--help"),
+           0, "--json", "--show-task-events", stream="stdout")
+    expect("script without a file: exit 1, says to record",
+           run(tool, "script", "-i", "/nonexistent/k.data"), 1, "kprofile record")
     expect("record -F 1000 -i 1ms: exit 1 (one or the other)",
            run(tool, *nodev, "record", "-F", "1000", "-i", "1ms", "--", "true"), 1)
     expect("record -i 1h: exit 1, names the units",

@@ -45,10 +45,10 @@ def make_record(args, tmp, name, *extra):
     proc = run(args.maker, args.so, path, *extra)
     if proc.returncode != 0:
         sys.exit("FAIL: kp_make_record: %s" % proc.stderr.decode())
-    want = []   # (symbol, hits, source)
+    want = []   # (symbol, hits, source), or ("folded", stack, count)
     for line in proc.stdout.decode().splitlines():
-        sym, hits, source = line.split("\t")
-        want.append((sym, int(hits), source))
+        a, b, c = line.split("\t")
+        want.append(("folded", b, int(c)) if a == "folded" else (a, int(b), c))
     return path, want
 
 
@@ -86,7 +86,7 @@ def check_csv(args, rec, want):
     rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
     cols = ["overhead", "hits", "exact_hits", "source", "source_value", "object",
             "object_path", "symbol", "resolved", "ambiguous", "address", "comm", "pid",
-            "srcline"]
+            "srcline", "children"]
     header = proc.stdout.decode().splitlines()[0].split(",") if proc.stdout else []
     check("csv: the documented columns, in order", header == cols, header)
     by = {r["symbol"]: r for r in rows}
@@ -229,6 +229,138 @@ def check_views(args, rec):
           proc.returncode == 1 and b"-C N" in proc.stderr, proc.stderr.decode())
 
 
+def folded_of(text):
+    stacks = {}
+    for line in text.splitlines():
+        m = FOLDED.match(line)
+        if m:
+            stacks[m.group(1)] = stacks.get(m.group(1), 0) + int(m.group(2))
+    return stacks
+
+
+def check_samples(args, tmp, pb2, plain):
+    """record -g's samples: real stacks through the report's views, pprof
+    and script; a child's frames named by its parent's maps before its
+    exec and by its own after."""
+    rec, made = make_record(args, tmp, "samples.data", "--samples")
+    want = {stack: n for kind, stack, n in made if kind == "folded"}
+    total = sum(want.values())
+
+    proc = run(args.tool, "report", "-i", rec, "--format", "folded")
+    got = folded_of(proc.stdout.decode())
+    check("samples: folded has the recorded stacks, root first, comm first",
+          proc.returncode == 0 and got == want, (got, want, proc.stderr.decode()))
+
+    proc = run(args.tool, "report", "-i", rec, "--format", "folded", "--pid", "501")
+    got = folded_of(proc.stdout.decode())
+    check("samples: folded --pid 501 keeps the child's stacks only",
+          proc.returncode == 0 and sum(got.values()) == 15, got)
+
+    proc = run(args.tool, "report", "-i", rec, "--format", "csv", "--sort", "sym")
+    rows = {r["symbol"]: r for r in csv.DictReader(io.StringIO(proc.stdout.decode(), newline=""))}
+    entry = rows.get("kp_fixture_cpp_entry", {})
+    compute = rows.get("kpfix::Widget::compute(int) const", {})
+    check("samples: --children: the root's Children is every stack through it, Self 0",
+          proc.returncode == 0 and entry.get("children") == "53" and float(entry["hits"]) == 0,
+          rows)
+    check("samples: compute has Self = Children = 18 (10 + the child's 8)",
+          compute.get("children") == "18" and float(compute["hits"]) == 18, compute)
+    check("samples: Self sums to every sample", proc.returncode == 0 and
+          sum(float(r["hits"]) for r in rows.values()) == total, rows)
+
+    proc = run(args.tool, "report", "-i", rec, "--json", "--no-children")
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        doc = {}
+    rows = doc.get("rows", [])
+    check("samples: report --json --no-children: sorted by self, samples described",
+          proc.returncode == 0 and doc.get("samples", {}).get("count") == total
+          and rows and rows[0]["symbol"] == "kp_fixture_static_helper"
+          and rows[0]["hits"] == 30 and "children" in rows[0], proc.stdout[:400])
+    check("samples: the sources' totals are samples",
+          doc.get("sources", [{}])[0].get("total") == total, doc.get("sources"))
+
+    proc = run(args.tool, "report", "-i", rec, "--call-graph", "callee", "--symbol",
+               "kpfix::Widget::compute(int) const")
+    out = proc.stdout.decode()
+    check("samples: --call-graph callee shows who called compute",
+          proc.returncode == 0 and re.search(r"---kpfix::Widget::compute\(int\) const\n +kp_fixture_cpp_entry", out),
+          out)
+    proc = run(args.tool, "report", "-i", rec, "-G", "--symbol", "kp_fixture_cpp_entry",
+               "--comm", "fixture")
+    out = proc.stdout.decode()
+    check("samples: -G shows what the root calls, branch by branch",
+          proc.returncode == 0 and re.search(r"\|--[0-9.]+%--kp_fixture_c_function", out)
+          and re.search(r"`--[0-9.]+%--kpfix::Widget::compute", out), out)
+    proc = run(args.tool, "report", "-i", rec)
+    out = proc.stdout.decode()
+    check("samples: the default table has Children and Self",
+          proc.returncode == 0 and re.search(r"Children +Self +Samples", out)
+          and "0 lost" in out, out)
+
+    out = os.path.join(tmp, "samples.pb.gz")
+    proc = run(args.tool, "report", "-i", rec, "--format", "pprof", "-o", out)
+    prof = pb2.Profile()
+    with open(out, "rb") as f:
+        prof.ParseFromString(gzip.decompress(f.read()))
+    st = prof.string_table
+    funcs = {f.id: st[f.name] for f in prof.function}
+    locs = {l.id: funcs[l.line[0].function_id] for l in prof.location}
+    stacks = {}
+    for smp in prof.sample:
+        labels = {st[l.key]: (st[l.str] if l.str else l.num) for l in smp.label}
+        names = [locs[i] for i in reversed(smp.location_id)]
+        key = ";".join([labels["comm"]] + names)
+        stacks[key] = stacks.get(key, 0) + smp.value[0]
+    check("samples: pprof samples carry location_id lists, leaf first (the folded stacks)",
+          proc.returncode == 0 and stacks == want, (stacks, want))
+
+    proc = run(args.tool, "script", "-i", rec, "--json")
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        doc = {}
+    smp = doc.get("samples", [])
+    check("script --json: one document, every sample, the tasks, lost",
+          proc.returncode == 0 and len(smp) == total and doc.get("lost") == 0
+          and [t["type"] for t in doc.get("tasks", [])] == ["fork", "exec", "exit"],
+          proc.stdout[:400])
+    first = smp[0] if smp else {}
+    check("script --json: frames with ip (hex), symbol, dso",
+          [f["symbol"] for f in first.get("frames", [])] ==
+          ["kp_fixture_static_helper", "kp_fixture_c_function", "kp_fixture_cpp_entry"]
+          and first["frames"][0]["ip"].startswith("0x7f12")
+          and first["frames"][0]["dso"] == args.so and first["comm"] == "fixture", first)
+    proc = run(args.tool, "script", "-i", rec, "--show-task-events")
+    text = proc.stdout.decode()
+    check("script: perf script's lines, frames indented, task events",
+          proc.returncode == 0
+          and re.search(r"^fixture 500/500 \[000\] 0\.000000100: ProfileTime: 7f12[0-9a-f]+ "
+                        r"kp_fixture_static_helper\+0x1 \(.*\)$", text, re.M)
+          and re.search(r"^\t7f12[0-9a-f]+ kp_fixture_c_function\+0x8 \(", text, re.M)
+          and "FORK ppid 500" in text and "EXEC child" in text, text[:600])
+
+    proc = run(args.tool, "report", "-i", rec, "--call-graph", "inverted")
+    check("samples: --call-graph inverted: exit 1 naming the modes",
+          proc.returncode == 1 and b"caller" in proc.stderr and b"callee" in proc.stderr,
+          proc.stderr.decode())
+    proc = run(args.tool, "report", "-i", rec, "--percent-limit", "50", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
+    check("samples: --percent-limit applies to Children with --children",
+          proc.returncode == 0 and rows and all(
+              100.0 * int(r["children"]) / total >= 50 for r in rows), rows)
+    proc = run(args.tool, "report", "-i", rec, "--buckets", "--format", "csv")
+    check("samples: --buckets reports the bucket profiles", proc.returncode == 0
+          and b"[unattributed]" in proc.stdout, proc.stdout[:300])
+    proc = run(args.tool, "report", "-i", plain, "--children")
+    check("--children on a file without samples: exit 1, says to record -g",
+          proc.returncode == 1 and b"record -g" in proc.stderr, proc.stderr.decode())
+    proc = run(args.tool, "script", "-i", plain)
+    check("script on a file without samples: exit 1, says to record -g",
+          proc.returncode == 1 and b"record -g" in proc.stderr, proc.stderr.decode())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tool", required=True)
@@ -248,6 +380,7 @@ def main():
         check_pprof(args, tmp, pb2, rec2, want2, True)
         check_source_filter(args, rec)
         check_views(args, rec)
+        check_samples(args, tmp, pb2, rec)
     if FAILED:
         print("%d check(s) failed" % len(FAILED))
         return 1

@@ -10,9 +10,24 @@
 //   kp_fixture_c_function        40 hits  (ProfileTotalCycles; --two-sources)
 //
 // Prints "symbol hits source" lines of what it wrote, for the checker.
+//
+// With --samples, also the sample section of record -g (process 500
+// "fixture" and its child 501, which execs "child" and maps the library
+// elsewhere), and "folded\tSTACK\tN" lines of the stacks it holds:
+//
+//   fixture;kp_fixture_cpp_entry;kp_fixture_c_function;kp_fixture_static_helper  30
+//   fixture;kp_fixture_cpp_entry;kpfix::Widget::compute(int) const              10
+//   fixture;kp_fixture_cpp_entry;kp_fixture_c_function                           5  (501, before its
+//                                           exec: its parent's maps at the fork)
+//   child;kp_fixture_cpp_entry;kpfix::Widget::compute(int) const                 8  (501 after exec)
+//   child;[unknown]                                                              2  (the old address)
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
+
+#include <linux/kprofile.h>
 
 #include "record/profile_file.h"
 #include "record/symbolize.h"
@@ -34,16 +49,82 @@ std::uint64_t offset_of(const ElfObject &obj, std::uint64_t vaddr)
 	std::exit(2);
 }
 
+// The runtime address, in a mapping of the library at @base (file offset
+// 0), of @name's start + @delta.
+std::uint64_t at(const ElfObject &obj, const std::string &so, std::uint64_t base, const char *name,
+		 std::uint64_t delta)
+{
+	const Symbol *s = obj.symbols().named(name);
+	if (!s || s->start + delta >= s->end) {
+		std::fprintf(stderr, "kp_make_record: %s has no %s of %llu bytes\n", so.c_str(), name,
+			     static_cast<unsigned long long>(delta + 1));
+		std::exit(2);
+	}
+	return base + offset_of(obj, s->start + delta);
+}
+
+void add_samples(ProfileData &d, const ElfObject &obj, const std::string &so, std::uint64_t base)
+{
+	const std::uint64_t base2 = 0x7f3400000000;
+	// Leaves anywhere in the function; callers by a return address
+	// inside them (report names a return address by the byte before).
+	const std::uint64_t helper = at(obj, so, base, "kp_fixture_static_helper", 1);
+	const std::uint64_t cfunc_ret = at(obj, so, base, "kp_fixture_c_function", 8);
+	const std::uint64_t entry_ret = at(obj, so, base, "kp_fixture_cpp_entry", 8);
+	const std::uint64_t compute = at(obj, so, base, "kpfix::Widget::compute(int) const", 1);
+	auto sample = [&](std::uint64_t time, std::int32_t pid, std::vector<std::uint64_t> frames) {
+		SampleRecord s;
+		s.time = time;
+		s.cpu = static_cast<std::uint32_t>(time % 2);
+		s.pid = s.tid = pid;
+		s.ip = frames.front();
+		s.flags = KPROFILE_SAMPLE_USER;
+		s.nr_user = static_cast<std::uint16_t>(frames.size());
+		s.frames = std::move(frames);
+		d.samples.samples.push_back(std::move(s));
+	};
+	auto folded = [](const char *stack, int n) { std::printf("folded\t%s\t%d\n", stack, n); };
+	SampleData &sd = d.samples;
+	sd.present = true;
+	sd.callchain = true;
+	sd.mode = KPROFILE_MODE_BOTH;
+	sd.ring_pages = 16;
+	sd.maps.push_back({500, 50, "fixture", {{base, base + 0x10000, 0, 0}}});
+	for (int i = 0; i < 30; i++)
+		sample(100 + i, 500, {helper, cfunc_ret, entry_ret});
+	for (int i = 0; i < 10; i++)
+		sample(200 + i, 500, {compute, entry_ret});
+	folded("fixture;kp_fixture_cpp_entry;kp_fixture_c_function;kp_fixture_static_helper", 30);
+	folded("fixture;kp_fixture_cpp_entry;kpfix::Widget::compute(int) const", 10);
+	// 501: forked at 300, samples before its exec at 400 run the
+	// parent's program (no snapshot of its own: the parent's at 300).
+	sd.tasks.push_back({TaskKind::Fork, 300, 0, 501, 501, 500, "fixture"});
+	for (int i = 0; i < 5; i++)
+		sample(310 + i, 501, {cfunc_ret + 0, entry_ret});
+	folded("fixture;kp_fixture_cpp_entry;kp_fixture_c_function", 5);
+	sd.tasks.push_back({TaskKind::Exec, 400, 1, 501, 501, 0, "child"});
+	sd.maps.push_back({501, 450, "child", {{base2, base2 + 0x10000, 0, 0}}});
+	for (int i = 0; i < 8; i++)
+		sample(500 + i, 501, {compute - base + base2, entry_ret - base + base2});
+	folded("child;kp_fixture_cpp_entry;kpfix::Widget::compute(int) const", 8);
+	// The old program's address means nothing after the exec.
+	for (int i = 0; i < 2; i++)
+		sample(600 + i, 501, {helper});
+	folded("child;[unknown]", 2);
+	sd.tasks.push_back({TaskKind::Exit, 700, 0, 501, 501, 0, "child"});
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		std::fprintf(stderr, "usage: kp_make_record SO OUT [--two-sources]\n");
+		std::fprintf(stderr, "usage: kp_make_record SO OUT [--two-sources | --samples]\n");
 		return 2;
 	}
 	const std::string so = argv[1];
 	const bool two = argc > 3 && std::strcmp(argv[3], "--two-sources") == 0;
+	const bool samples = argc > 3 && std::strcmp(argv[3], "--samples") == 0;
 	std::string err;
 	auto obj = ElfObject::load(so, &err);
 	if (!obj) {
@@ -108,6 +189,8 @@ int main(int argc, char **argv)
 		hit(c, "kp_fixture_c_function", 40);
 		d.ranges.push_back(c);
 	}
+	if (samples)
+		add_samples(d, *obj, so, base);
 	write_file(argv[2], d);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include <linux/kprofile_sources.h>
 #include <linux/kprofile_amd_families.h>
+#include <linux/kprofile_stream.h>
 
 #define KPROFILE_ABI_VERSION	1
 #define KPROFILE_DEVICE_NAME	"kprofile"
@@ -640,6 +641,7 @@ struct kprofile_thread_list {
 #define KPROFILE_IOC_SET_HW_CONFIG_EX	_IOWR(KPROFILE_IOC_MAGIC, 0x0B, struct kprofile_hw_config_set)
 #define KPROFILE_IOC_INFO_EX		_IOR(KPROFILE_IOC_MAGIC, 0x0C, struct kprofile_info_ex)
 #define KPROFILE_IOC_VERSION		_IOR(KPROFILE_IOC_MAGIC, 0x0D, struct kprofile_version)
+#define KPROFILE_IOC_CREATE_STREAM	_IOW(KPROFILE_IOC_MAGIC, 0x0E, struct kprofile_create_stream)
 
 /*
  * On a profile fd.  START (NtStartProfile): pin the buffer, arm the
@@ -653,6 +655,13 @@ struct kprofile_thread_list {
 #define KPROFILE_IOC_PROFILE_STATS	_IOR(KPROFILE_IOC_MAGIC, 0x42, struct kprofile_profile_stats)
 #define KPROFILE_IOC_PROFILE_STATS_EX	_IOR(KPROFILE_IOC_MAGIC, 0x43, struct kprofile_profile_stats_ex)
 #define KPROFILE_IOC_START_EX		_IOR(KPROFILE_IOC_MAGIC, 0x44, struct kprofile_start_result)
+
+/*
+ * On a stream fd (kprofile_stream.h): KPROFILE_IOC_START and
+ * KPROFILE_IOC_STOP as on a profile fd (EBUSY, EALREADY; START may fail
+ * as arming a profile's source does), and its statistics.
+ */
+#define KPROFILE_IOC_STREAM_INFO	_IOR(KPROFILE_IOC_MAGIC, 0x50, struct kprofile_stream_info)
 
 /* On a thread-profiling fd. */
 #define KPROFILE_IOC_THREAD_READ	_IOR(KPROFILE_IOC_MAGIC, 0x60, struct kprofile_thread_data)

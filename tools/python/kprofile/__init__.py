@@ -12,6 +12,7 @@ from . import abi
 from .device import (Device, HwCounter, Info, InfoEx, KprofileError, Profile,
                      Reservation, Schedule, Source, ThreadData, ThreadEntry,
                      ThreadProfile, Version)
+from .stream import Ring, RecordError, Sample, Stream, StreamInfo, Task
 
 
 def _version():
@@ -29,4 +30,5 @@ __version__ = _version()
 
 __all__ = ["abi", "Device", "HwCounter", "Info", "InfoEx", "KprofileError",
            "Profile", "Reservation", "Schedule", "Source", "ThreadData", "ThreadEntry",
-           "ThreadProfile", "Version", "__version__"]
+           "ThreadProfile", "Version", "Ring", "RecordError", "Sample", "Stream",
+           "StreamInfo", "Task", "__version__"]

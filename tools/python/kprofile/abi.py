@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-"""ctypes mirror of include/uapi/linux/kprofile.h.
+"""ctypes mirror of include/uapi/linux/kprofile.h (and kprofile_stream.h,
+which it includes).
 
 Field names and order are the C header's.  tests/test_layout.py compiles a
 C program against the header and checks every size and offset here, every
 request number, and that no uapi struct or ioctl is missing.
 """
 import ctypes
-from ctypes import c_char, c_int32, c_uint32, c_uint64
+from ctypes import c_char, c_int32, c_uint16, c_uint32, c_uint64
 
 from ._ioc import _IO, _IOR, _IOW, _IOWR
 
@@ -83,6 +84,27 @@ PROFILE_EXEC_STOPPED = 1 << 0
 PROFILE_BUFFER_LOST = 1 << 1
 
 IOC_MAGIC = 0xBF
+
+# <linux/kprofile_stream.h>: the sample stream
+STREAM_MAX_SOURCES = 8
+STREAM_MAX_FRAMES = 127
+STREAM_DEFAULT_FRAMES = 64
+STREAM_DEFAULT_PAGES = 16
+STREAM_MAX_PAGES = 1024
+COMM_LEN = 16
+
+STREAM_INHERIT = 1 << 0
+STREAM_CALLCHAIN = 1 << 1
+
+# enum kprofile_record_type
+RECORD_PAD = 0
+RECORD_SAMPLE = 1
+RECORD_FORK = 2
+RECORD_EXEC = 3
+RECORD_EXIT = 4
+
+SAMPLE_USER = 1 << 0
+SAMPLE_TRUNCATED = 1 << 1
 
 
 class _Struct(ctypes.Structure):
@@ -329,6 +351,86 @@ class kprofile_thread_list(_Struct):
     ]
 
 
+class kprofile_create_stream(_Struct):
+    _fields_ = [
+        ("target", c_uint32),
+        ("pid", c_int32),
+        ("flags", c_uint32),
+        ("mode", c_uint32),
+        ("nr_sources", c_uint32),
+        ("max_frames", c_uint32),
+        ("sources", c_uint64),
+        ("ring_pages", c_uint32),
+        ("reserved", c_uint32 * 7),
+    ]
+
+
+class kprofile_stream_info(_Struct):
+    _fields_ = [
+        ("nr_rings", c_uint32),
+        ("ring_pages", c_uint32),
+        ("page_size", c_uint32),
+        ("started", c_uint32),
+        ("samples", c_uint64),
+        ("lost", c_uint64),
+        ("untracked", c_uint64),
+        ("not_dumpable", c_uint64),
+        ("flags", c_uint32),
+        ("reserved0", c_uint32),
+        ("reserved", c_uint64 * 4),
+    ]
+
+
+class kprofile_stream_page(_Struct):
+    _fields_ = [
+        ("data_head", c_uint64),
+        ("data_tail", c_uint64),
+        ("data_offset", c_uint64),
+        ("data_size", c_uint64),
+        ("lost", c_uint64),
+        ("records", c_uint64),
+        ("cpu", c_uint32),
+        ("reserved0", c_uint32),
+        ("reserved", c_uint64 * 9),
+    ]
+
+
+class kprofile_record_header(_Struct):
+    _fields_ = [
+        ("type", c_uint32),
+        ("size", c_uint32),
+    ]
+
+
+class kprofile_record_sample(_Struct):
+    """The fixed part: frames[] (nr_kernel + nr_user __u64) follows."""
+    _fields_ = [
+        ("header", kprofile_record_header),
+        ("time", c_uint64),
+        ("cpu", c_uint32),
+        ("pid", c_int32),
+        ("tid", c_int32),
+        ("source", c_uint32),
+        ("ip", c_uint64),
+        ("flags", c_uint32),
+        ("nr_kernel", c_uint16),
+        ("nr_user", c_uint16),
+    ]
+
+
+class kprofile_record_task(_Struct):
+    _fields_ = [
+        ("header", kprofile_record_header),
+        ("time", c_uint64),
+        ("cpu", c_uint32),
+        ("pid", c_int32),
+        ("tid", c_int32),
+        ("ppid", c_int32),
+        ("reserved", c_uint32 * 2),
+        ("comm", c_char * COMM_LEN),
+    ]
+
+
 # Every uapi struct, by its C name (the layout test walks this).
 STRUCTS = {cls.__name__: cls for cls in (
     kprofile_info, kprofile_info_ex, kprofile_version, kprofile_source_info,
@@ -338,7 +440,9 @@ STRUCTS = {cls.__name__: cls for cls in (
     kprofile_profile_stats_ex, kprofile_start_result,
     kprofile_hw_counter, kprofile_hw_config, kprofile_hw_config_set,
     kprofile_thread_enable, kprofile_thread_data, kprofile_thread_entry,
-    kprofile_thread_list)}
+    kprofile_thread_list, kprofile_create_stream, kprofile_stream_info,
+    kprofile_stream_page, kprofile_record_header, kprofile_record_sample,
+    kprofile_record_task)}
 
 # Every request, by its C macro name without the KPROFILE_ prefix.
 IOC_INFO = _IOR(IOC_MAGIC, 0x00, kprofile_info)
@@ -355,11 +459,13 @@ IOC_THREAD_ENABLE = _IOW(IOC_MAGIC, 0x0A, kprofile_thread_enable)
 IOC_SET_HW_CONFIG_EX = _IOWR(IOC_MAGIC, 0x0B, kprofile_hw_config_set)
 IOC_INFO_EX = _IOR(IOC_MAGIC, 0x0C, kprofile_info_ex)
 IOC_VERSION = _IOR(IOC_MAGIC, 0x0D, kprofile_version)
+IOC_CREATE_STREAM = _IOW(IOC_MAGIC, 0x0E, kprofile_create_stream)
 IOC_START = _IO(IOC_MAGIC, 0x40)
 IOC_STOP = _IO(IOC_MAGIC, 0x41)
 IOC_PROFILE_STATS = _IOR(IOC_MAGIC, 0x42, kprofile_profile_stats)
 IOC_PROFILE_STATS_EX = _IOR(IOC_MAGIC, 0x43, kprofile_profile_stats_ex)
 IOC_START_EX = _IOR(IOC_MAGIC, 0x44, kprofile_start_result)
+IOC_STREAM_INFO = _IOR(IOC_MAGIC, 0x50, kprofile_stream_info)
 IOC_THREAD_READ = _IOR(IOC_MAGIC, 0x60, kprofile_thread_data)
 IOC_THREAD_LIST = _IOWR(IOC_MAGIC, 0x61, kprofile_thread_list)
 

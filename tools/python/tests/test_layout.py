@@ -25,6 +25,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 UAPI = os.environ.get("KPROFILE_UAPI",
                       os.path.join(ROOT, "include", "uapi"))
 HEADER = os.path.join(UAPI, "linux", "kprofile.h")
+# Headers kprofile.h includes whose structs the binding mirrors too.
+HEADERS = [HEADER, os.path.join(UAPI, "linux", "kprofile_stream.h")]
 
 # Python constant -> C expression.
 CONSTANTS = {
@@ -67,6 +69,27 @@ CONSTANTS = {
     "PROFILE_EXEC_STOPPED": "KPROFILE_PROFILE_EXEC_STOPPED",
     "PROFILE_BUFFER_LOST": "KPROFILE_PROFILE_BUFFER_LOST",
     "IOC_MAGIC": "KPROFILE_IOC_MAGIC",
+    "STREAM_MAX_SOURCES": "KPROFILE_STREAM_MAX_SOURCES",
+    "STREAM_MAX_FRAMES": "KPROFILE_STREAM_MAX_FRAMES",
+    "STREAM_DEFAULT_FRAMES": "KPROFILE_STREAM_DEFAULT_FRAMES",
+    "STREAM_DEFAULT_PAGES": "KPROFILE_STREAM_DEFAULT_PAGES",
+    "STREAM_MAX_PAGES": "KPROFILE_STREAM_MAX_PAGES",
+    "COMM_LEN": "KPROFILE_COMM_LEN",
+    "STREAM_INHERIT": "KPROFILE_STREAM_INHERIT",
+    "STREAM_CALLCHAIN": "KPROFILE_STREAM_CALLCHAIN",
+    "RECORD_PAD": "KPROFILE_RECORD_PAD",
+    "RECORD_SAMPLE": "KPROFILE_RECORD_SAMPLE",
+    "RECORD_FORK": "KPROFILE_RECORD_FORK",
+    "RECORD_EXEC": "KPROFILE_RECORD_EXEC",
+    "RECORD_EXIT": "KPROFILE_RECORD_EXIT",
+    "SAMPLE_USER": "KPROFILE_SAMPLE_USER",
+    "SAMPLE_TRUNCATED": "KPROFILE_SAMPLE_TRUNCATED",
+}
+
+# Python constant -> C expression, for values that are not macros.
+EXPRESSIONS = {
+    # frames[] starts right after the fixed part the ctypes struct mirrors.
+    "SAMPLE_FRAMES_OFFSET": "offsetof(struct kprofile_record_sample, frames)",
 }
 
 
@@ -84,7 +107,7 @@ def c_program():
     for name in abi.IOCTLS:
         out.append('\tprintf("I %s %%lu\\n", (unsigned long)KPROFILE_IOC_%s);'
                    % (name, name))
-    for py, c in CONSTANTS.items():
+    for py, c in list(CONSTANTS.items()) + list(EXPRESSIONS.items()):
         out.append('\tprintf("C %s %%llu\\n", (unsigned long long)(%s));'
                    % (py, c))
     out += ["\treturn 0;", "}", ""]
@@ -110,8 +133,10 @@ class LayoutTest(unittest.TestCase):
         for line in lines:
             kind, key, *vals = line.split()
             cls.values[(kind, key)] = [int(v) for v in vals]
-        with open(HEADER) as f:
-            cls.header = f.read()
+        cls.header = ""
+        for path in HEADERS:
+            with open(path) as f:
+                cls.header += f.read()
 
     def test_struct_sizes(self):
         for name, cls in abi.STRUCTS.items():
@@ -145,6 +170,10 @@ class LayoutTest(unittest.TestCase):
         for py, c in CONSTANTS.items():
             with self.subTest(constant=c):
                 self.assertEqual(getattr(abi, py), self.values[("C", py)][0])
+
+    def test_sample_frames_follow_the_fixed_part(self):
+        self.assertEqual(ctypes.sizeof(abi.kprofile_record_sample),
+                         self.values[("C", "SAMPLE_FRAMES_OFFSET")][0])
 
     def test_every_header_struct_is_mirrored(self):
         in_c = set(re.findall(r"^struct (kprofile_\w+) \{", self.header,

@@ -3,9 +3,11 @@
 // system into a record file (docs/record-format.md).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -16,6 +18,7 @@
 #include "record/commands.h"
 #include "record/process_view.h"
 #include "record/runner.h"
+#include "record/sample_recorder.h"
 #include "record/symbolize.h"
 
 namespace kprofile {
@@ -66,6 +69,49 @@ std::string record_summary_extra(const ProfileData &d)
 	return out + " ]\n";
 }
 
+// The kernel symbols of the sampled kernel frames, added to those of the
+// kernel buckets (sorted by address, no duplicates).
+void add_sampled_kernel_symbols(ProfileData &d, const std::vector<KernelSymbolRecord> &all)
+{
+	auto more = kernel_symbols_for_samples(d.samples.samples, all);
+	if (more.empty())
+		return;
+	auto &ks = d.kernel_symbols;
+	ks.insert(ks.end(), more.begin(), more.end());
+	std::stable_sort(ks.begin(), ks.end(), [](const auto &a, const auto &b) {
+		return std::tie(a.addr, a.name) < std::tie(b.addr, b.name);
+	});
+	ks.erase(std::unique(ks.begin(), ks.end(),
+			     [](const auto &a, const auto &b) {
+				     return a.addr == b.addr && a.name == b.name;
+			     }),
+		 ks.end());
+}
+
+// "[ kprofile record: 2890 samples with call stacks, 3 task records, 0
+// lost ]", and a loud warning with the remedy when records were lost.
+std::string sample_summary(const SampleData &s)
+{
+	std::size_t stacks = 0;
+	for (const auto &x : s.samples)
+		stacks += !x.frames.empty();
+	std::string out = fmt::format("[ kprofile record: {} samples ({} with call stacks), {} "
+				      "task records, {} lost ]\n", s.samples.size(), stacks,
+				      s.tasks.size(), s.lost);
+	if (s.lost)
+		out += fmt::format("kprofile: WARNING: {} sample records were LOST: the rings "
+				   "({} pages per CPU) were full before record read them.\n"
+				   "  Use larger rings (-m/--mmap-pages {}) or a lower rate "
+				   "(-F 250, or -i with a longer interval).\n",
+				   s.lost, s.ring_pages,
+				   std::min<std::uint32_t>(KPROFILE_STREAM_MAX_PAGES,
+							   std::max<std::uint32_t>(s.ring_pages, 16) * 4));
+	if (s.filtered)
+		out += fmt::format("[ kprofile record: {} samples of CPUs outside -C left out ]\n",
+				   s.filtered);
+	return out;
+}
+
 // An existing FILE becomes FILE.old (as perf.data.old), so a second
 // record does not silently replace the first.
 void keep_previous(const std::string &path)
@@ -97,6 +143,8 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 			kernel |= rg.kind == RangeKind::Kernel;
 		if (kernel)
 			d.kernel_symbols = kernel_symbols_for(d, r.session().kallsyms());
+		if (r.samples())
+			add_sampled_kernel_symbols(d, r.session().kallsyms());
 		keep_previous(opts.output);
 		write_file(opts.output, d);
 
@@ -113,6 +161,8 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 		print_err(fmt::format("[ kprofile record: {} hits in {:.3f} s; wrote {:.3f} MB to {} ]\n",
 				      hits, d.duration_ns / 1e9, mb, opts.output));
 		print_err(record_summary_extra(d));
+		if (r.samples())
+			print_err(sample_summary(d.samples));
 		if (r.command_exit() && *r.command_exit())
 			print_err(fmt::format("[ kprofile record: the command exited with status {} ]\n",
 					      *r.command_exit()));
@@ -130,11 +180,13 @@ void setup_record(CLI::App &cmd, Context &ctx)
 {
 	auto opts = std::make_shared<record::RecordOptions>();
 
-	record::add_target_options(cmd, opts->target);
+	record::add_target_options(cmd, opts->target, true);
 	cmd.add_option("-o,--output", opts->output, "The record file (default kprofile.data)");
 	cmd.footer("Stops when the command exits, on Ctrl-C, or after --duration.\n"
 		   "Examples: kprofile record -- ./prog args;  kprofile record -p PID --duration 5;\n"
-		   "          sudo kprofile record -a --duration 5.  Then: kprofile report.");
+		   "          sudo kprofile record -a --duration 5;  kprofile record -g -- ./prog\n"
+		   "          (call stacks: report --children, report --format folded, script).\n"
+		   "Then: kprofile report.");
 	cmd.callback([opts, &ctx] { record::run_record(*opts, ctx); });
 }
 

@@ -18,6 +18,9 @@
 #include "record/report_render.h"
 #include "record/report_view.h"
 #include "record/resolver.h"
+#include "record/sample_export.h"
+#include "record/sample_render.h"
+#include "record/sample_report.h"
 
 namespace kprofile {
 
@@ -39,6 +42,10 @@ struct ReportOptions {
 	bool objects = false;		// kernrate's per-object summary first
 	bool srcline = false;
 	std::string symfs;
+	// Samples (record -g): Children and Self, call graphs; --buckets
+	// reports the bucket profiles instead.
+	bool children = false, no_children = false, buckets = false, caller_graph = false;
+	std::string call_graph;		// caller, callee, none
 };
 
 const char *const formats[] = {"table", "json", "raw", "folded", "csv", "pprof"};
@@ -82,6 +89,88 @@ void emit(const ReportOptions &opts, const std::string &bytes, bool binary)
 					  {"choose another -o FILE or directory"}));
 }
 
+CallGraph chosen_graph(const ReportOptions &opts)
+{
+	if (opts.caller_graph)
+		return CallGraph::Caller;
+	if (opts.call_graph.empty() || opts.call_graph == "none")
+		return CallGraph::None;
+	if (opts.call_graph == "caller")
+		return CallGraph::Caller;
+	if (opts.call_graph == "callee")
+		return CallGraph::Callee;
+	throw Failure(usage_error("unknown call graph '" + opts.call_graph + "'",
+				  {"--call-graph takes caller (what a row calls), callee (who "
+				   "calls it) or none"}));
+}
+
+// Whether a frame of @n matches --dso/--symbol (folded and pprof keep the
+// stacks that pass through what the filters name).
+bool stack_matches(const SampleSymbols &syms, const NamedSample &n, const RowFilter &f)
+{
+	for (int id : n.frames) {
+		const FrameSym &fs = syms.frame(id);
+		std::vector<Row> one(1);
+		one[0].object = fs.object;
+		one[0].object_path = fs.object_path;
+		one[0].symbol = fs.symbol;
+		one[0].overhead = 100;
+		RowFilter only{.dsos = f.dsos, .symbols = f.symbols};
+		filter_rows(one, only);
+		if (!one.empty())
+			return true;
+	}
+	return false;
+}
+
+// `report` over the samples of record -g.
+void report_samples(const ReportOptions &opts, const std::string &format, const SortSpec &sort,
+		    const ProfileData &d, FileResolver &resolver,
+		    const std::vector<std::string> &sources)
+{
+	const bool children = !opts.no_children;
+	SampleSymbols syms(d, resolver, opts.srcline);
+	std::vector<NamedSample> named =
+		select_samples(d, syms, {.sources = sources, .pid = opts.pid,
+					 .comms = opts.filter.comms});
+
+	if (format == "folded" || format == "pprof") {
+		if (!opts.filter.dsos.empty() || !opts.filter.symbols.empty())
+			std::erase_if(named, [&](const NamedSample &n) {
+				return !stack_matches(syms, n, opts.filter);
+			});
+		if (format == "folded")
+			emit(opts, render_sample_folded(d, syms, named), false);
+		else
+			emit(opts, render_sample_pprof(d, syms, named), true);
+		return;
+	}
+	const std::vector<Dim> dims = sort.dims.empty() ? sample_default_dims(syms, named) : sort.dims;
+	SampleView view(d, syms, std::move(named), dims);
+	Report rep = view.report(children);
+	filter_rows(rep.rows, RowFilter{.dsos = opts.filter.dsos, .symbols = opts.filter.symbols});
+	std::erase_if(rep.rows, [&](const Row &r) {
+		return (children ? r.children_overhead : r.overhead) < opts.filter.percent_limit;
+	});
+	std::vector<std::string> order = sort.order;
+	if (children)
+		order.insert(order.begin(), "children");
+	sort_rows(rep.rows, order);
+	if (opts.objects && format == "table")
+		print_out(render_objects(rep.objects) + "\n");
+	if (opts.limit && rep.rows.size() > opts.limit && format != "table")
+		rep.rows.resize(opts.limit);
+	if (format == "json")
+		emit(opts, report_json(d, rep).dump(2) + "\n", false);
+	else if (format == "csv")
+		emit(opts, render_csv(rep), false);
+	else
+		emit(opts, render_sample_table(d, rep, view,
+					       {.children = children, .graph = chosen_graph(opts),
+						.limit = opts.limit, .dims = dims}),
+		     false);
+}
+
 void run_report(const ReportOptions &opts)
 {
 	try {
@@ -90,13 +179,28 @@ void run_report(const ReportOptions &opts)
 		ProfileData d = read_file(opts.input);
 		const std::vector<std::string> sources = resolve_source_filter(d, opts.sources);
 		FileResolver resolver({opts.symfs, opts.srcline});
+		const bool raw = opts.raw || opts.format == "raw";
+		const bool samples = d.samples.present && !opts.buckets && !raw;
+		const CallGraph graph = chosen_graph(opts);
 
+		if (!samples && (opts.children || opts.no_children || graph != CallGraph::None))
+			throw Failure(usage_error(
+				d.samples.present ?
+				"--children, --no-children and call graphs are views of the samples, "
+				"not of --buckets or --raw" :
+				"--children, --no-children and call graphs need samples with call "
+				"stacks: " + opts.input + " has none",
+				{"record them with `kprofile record -g -- CMD`"}));
 		if (opts.pid)
 			d = only_process(d, opts.pid);
 		if (opts.processes && format == "table")
 			print_out(render_processes(d) + "\n");
+		if (samples) {
+			report_samples(opts, format, sort, d, resolver, sources);
+			return;
+		}
 
-		if (opts.raw || opts.format == "raw") {
+		if (raw) {
 			auto buckets = raw_buckets(d, resolver, sources);
 			if (format == "json")
 				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
@@ -209,11 +313,28 @@ void setup_report(CLI::App &cmd, Context &)
 	cmd.add_option("--pid", opts->pid, "Only the profiles of this process (record follows children)")
 		->type_name("PID");
 	cmd.add_flag("--processes", opts->processes, "Print the per-process table (pid, comm, hits) first");
+	auto *ch = cmd.add_flag("--children", opts->children,
+				"Samples (record -g): Children (samples whose call stack holds the "
+				"row) and Self columns, sorted by Children (the default)");
+	auto *noch = cmd.add_flag("--no-children", opts->no_children,
+				  "Samples: Self only (the samples that landed in each row)");
+	ch->excludes(noch);
+	auto *g = cmd.add_flag("-G", opts->caller_graph,
+			       "Samples: each row's call graph, what it calls (--call-graph caller)");
+	cmd.add_option("--call-graph", opts->call_graph,
+		       "Samples: each row's call graph: caller (what it calls), callee (who calls "
+		       "it) or none (default)")
+		->type_name("MODE")
+		->excludes(g);
+	cmd.add_flag("--buckets", opts->buckets,
+		     "Report the bucket profiles even when the file has samples (record -g)");
 	cmd.footer("Rows marked * got hits from buckets shared with another symbol, split by\n"
 		   "the bytes of the sized functions in them.  [unattributed] rows are hits\n"
 		   "only the catch-all profiles counted: [user space, unattributed] (-a:\n"
 		   "processes without profiles of their own), [user space, outside the\n"
 		   "profiled objects], [kernel, outside the kernel and module text].\n"
+		   "A recording with samples (record -g) is reported from them: Children/Self,\n"
+		   "call graphs (-G, --call-graph callee), real stacks in folded and pprof.\n"
 		   "Flame graph: kprofile report --format folded | flamegraph.pl > prof.svg");
 	cmd.callback([opts] { record::run_report(*opts); });
 }

@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "record/sample_file.h"
+
 namespace kprofile::record {
 
 static_assert(std::endian::native == std::endian::little,
@@ -231,6 +233,10 @@ std::string serialize(const ProfileData &data)
 			header["processes"].push_back({{"pid", p.pid}, {"ppid", p.ppid},
 						       {"comm", p.comm}});
 	}
+	// The sample section follows the bucket data (version 3).
+	std::string sample_bytes;
+	if (data.samples.present)
+		header["samples"] = samples_header(data.samples, data_offset, sample_bytes);
 
 	std::string text = header.dump();
 	// Pad the header so the bucket data is 4-byte aligned.
@@ -255,6 +261,7 @@ std::string serialize(const ProfileData &data)
 			}
 		}
 	}
+	out += sample_bytes;
 	return out;
 }
 
@@ -335,6 +342,9 @@ ProfileData parse(const std::string &bytes)
 		data.processes.push_back({field<std::int64_t>(p, "pid"),
 					  field_or<std::int64_t>(p, "ppid", 0),
 					  field_or<std::string>(p, "comm", "")});
+	if (data.version >= 3 && header.contains("samples"))
+		data.samples = parse_samples(header["samples"], bytes, data_start, data_len,
+					     data.objects.size());
 	return data;
 }
 
@@ -353,6 +363,9 @@ bool holds_kernel_addresses(const ProfileData &data)
 	for (const auto &r : data.ranges)
 		if (r.kind == RangeKind::Kernel || (r.base >> 63) ||
 		    ((r.base + r.size - 1) >> 63))
+			return true;
+	for (const auto &s : data.samples.samples)
+		if (s.nr_kernel || (s.ip >> 63))
 			return true;
 	return false;
 }

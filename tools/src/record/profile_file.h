@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "record/sample_data.h"
+
 namespace kprofile::record {
 
 inline constexpr char kFileMagic[8] = {'K', 'P', 'R', 'O', 'F', 'R', 'E', 'C'};
-inline constexpr std::uint32_t kFileVersion = 2;
+// 3: the sample section (record -g); 2: sparse buckets; 1: the first.
+inline constexpr std::uint32_t kFileVersion = 3;
 
 // What a range covers.
 enum class RangeKind { Object, Kernel, CatchAll };
@@ -101,6 +104,7 @@ struct ProfileData {
 	std::vector<RangeRecord> ranges;
 	std::vector<KernelSymbolRecord> kernel_symbols;
 	std::vector<ProcessRecord> processes;	// key "processes", may be absent
+	SampleData samples;	// key "samples" (version 3, record -g), may be absent
 };
 
 // The comm of @pid in @data ("" when the file does not say).
@@ -111,7 +115,8 @@ std::string process_comm(const ProfileData &data, std::int64_t pid);
 std::string serialize(const ProfileData &data);
 ProfileData parse(const std::string &bytes);
 
-// Whether the data holds kernel addresses (kernel ranges or symbols): the
+// Whether the data holds kernel addresses (kernel ranges, symbols or
+// sampled kernel frames): the
 // KASLR base, which /proc/kallsyms hides from unprivileged users.
 bool holds_kernel_addresses(const ProfileData &data);
 

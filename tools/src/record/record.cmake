@@ -22,6 +22,16 @@ set(KP_RECORD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/profile_file.cpp
+	${KP_RECORD_DIR}/record_codec.cpp
+	${KP_RECORD_DIR}/sample_file.cpp
+	${KP_RECORD_DIR}/stream.cpp
+	${KP_RECORD_DIR}/maps_book.cpp
+	${KP_RECORD_DIR}/sample_recorder.cpp
+	${KP_RECORD_DIR}/sample_symbols.cpp
+	${KP_RECORD_DIR}/sample_report.cpp
+	${KP_RECORD_DIR}/sample_render.cpp
+	${KP_RECORD_DIR}/sample_export.cpp
+	${KP_RECORD_DIR}/script_render.cpp
 	${KP_RECORD_DIR}/maps.cpp
 	${KP_RECORD_DIR}/symbol_table.cpp
 	${KP_RECORD_DIR}/symbolize.cpp
@@ -43,7 +53,8 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/follow_pacer.cpp
 	${KP_RECORD_DIR}/cmd_record.cpp
 	${KP_RECORD_DIR}/cmd_report.cpp
-	${KP_RECORD_DIR}/cmd_top.cpp)
+	${KP_RECORD_DIR}/cmd_top.cpp
+	${KP_RECORD_DIR}/cmd_script.cpp)
 target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
 	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
@@ -78,13 +89,16 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_json.cpp
 		${KP_FIX}/../test_record_launch.cpp
 		${KP_FIX}/../test_record_memlock.cpp
-		${KP_FIX}/../test_record_follow_pacer.cpp)
+		${KP_FIX}/../test_record_follow_pacer.cpp
+		${KP_FIX}/../test_record_stream.cpp
+		${KP_FIX}/../test_record_samples.cpp)
 	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
 		KP_FIXTURE_SO_G="$<TARGET_FILE:kp_record_fixture_g>"
 		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so"
-		KP_FIXTURE_V1="${KP_FIX}/record-v1.kprofile.data")
+		KP_FIXTURE_V1="${KP_FIX}/record-v1.kprofile.data"
+		KP_FIXTURE_V2="${KP_FIX}/record-v2.kprofile.data")
 	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
 	gtest_discover_tests(test_record DISCOVERY_MODE PRE_TEST)
 endif()

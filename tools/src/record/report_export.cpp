@@ -7,10 +7,8 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <google/protobuf/io/gzip_stream.h>
-#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
-#include "profile.pb.h"
+#include "record/pprof_util.h"
 
 namespace kprofile::record {
 
@@ -36,23 +34,6 @@ std::string csv_field(const std::string &s)
 	}
 	return out + "\"";
 }
-
-// Strings of a pprof profile: index 0 is "".
-class StringTable {
-public:
-	explicit StringTable(perftools::profiles::Profile &p) : p_(p) { id(""); }
-	std::int64_t id(const std::string &s)
-	{
-		auto [it, added] = ids_.try_emplace(s, static_cast<std::int64_t>(ids_.size()));
-		if (added)
-			p_.add_string_table(s);
-		return it->second;
-	}
-
-private:
-	perftools::profiles::Profile &p_;
-	std::map<std::string, std::int64_t> ids_;
-};
 
 } // namespace
 
@@ -86,16 +67,17 @@ std::string render_folded(const Report &report)
 std::string render_csv(const Report &report)
 {
 	std::string out = "overhead,hits,exact_hits,source,source_value,object,object_path,symbol,"
-			  "resolved,ambiguous,address,comm,pid,srcline\r\n";
+			  "resolved,ambiguous,address,comm,pid,srcline,children\r\n";
 
 	for (const auto &r : report.rows)
-		out += fmt::format("{:.4f},{:.4f},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", r.overhead,
+		out += fmt::format("{:.4f},{:.4f},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", r.overhead,
 				   r.hits, r.exact_hits, csv_field(r.source_name), r.source,
 				   csv_field(r.object), csv_field(r.object_path),
 				   csv_field(r.symbol), r.resolved ? 1 : 0, r.ambiguous ? 1 : 0,
 				   r.address ? fmt::format("{:#x}", *r.address) : "",
 				   csv_field(r.comm), r.pid ? std::to_string(r.pid) : "",
-				   csv_field(r.srcline));
+				   csv_field(r.srcline),
+				   r.children ? fmt::format("{}", *r.children) : "");
 	return out;
 }
 
@@ -219,16 +201,7 @@ std::string render_pprof(const ProfileData &data, const Report &report)
 		}
 	}
 
-	std::string out;
-	{
-		google::protobuf::io::StringOutputStream sink(&out);
-		google::protobuf::io::GzipOutputStream::Options opts;
-		opts.format = google::protobuf::io::GzipOutputStream::GZIP;
-		google::protobuf::io::GzipOutputStream gz(&sink, opts);
-		if (!p.SerializeToZeroCopyStream(&gz) || !gz.Close())
-			throw std::runtime_error("cannot encode the pprof profile");
-	}
-	return out;
+	return gzip_profile(p);
 }
 
 } // namespace kprofile::record

@@ -19,7 +19,8 @@ std::string render_folded(const Report &report);
 
 // RFC 4180 CSV with a header line.  Columns (stable, new ones are added
 // at the end): overhead, hits, exact_hits, source, source_value, object,
-// object_path, symbol, resolved, ambiguous, address, comm, pid, srcline.
+// object_path, symbol, resolved, ambiguous, address, comm, pid, srcline,
+// children (samples of record -g only; hits is then Self).
 std::string render_csv(const Report &report);
 
 // A pprof profile (profile.proto, perftools.profiles), gzipped.  One

@@ -186,6 +186,8 @@ void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys)
 				return a.overhead > b.overhead;
 			if (k == "hits" && a.hits != b.hits)
 				return a.hits > b.hits;
+			if (k == "children" && a.children != b.children)
+				return a.children.value_or(0) > b.children.value_or(0);
 			if (k == "source" && a.source != b.source)
 				return a.source < b.source;
 			if (k == "object" && a.object != b.object)

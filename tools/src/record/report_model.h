@@ -50,6 +50,11 @@ struct Row {
 	std::string comm;	// the process, when the recording says
 	std::int64_t pid = 0;	// 0: not per process
 	std::string srcline;	// "file.c:42" with --srcline, else ""
+	// Samples (record -g) whose call stack holds the row anywhere, each
+	// counted once: perf's Children; @hits is then Self.  Unset for a
+	// bucket report.
+	std::optional<double> children;
+	double children_overhead = 0;	// percent of the source's samples
 };
 
 struct SourceTotals {
@@ -85,6 +90,9 @@ struct Report {
 	double hidden_hits = 0;
 	// Per source and object, over every row before any view filter.
 	std::vector<ObjectTotal> objects;
+	// Built from the samples of record -g (sample_report.h): totals are
+	// samples, rows carry children.
+	bool from_samples = false;
 };
 
 // One non-zero bucket, for --raw.
@@ -98,8 +106,8 @@ struct RawBucket {
 	std::string symbol;	// "name+0xoff", or several joined by " | "
 };
 
-// Order rows by keys "overhead"/"hits" (descending), "source", "object",
-// "symbol"; ties in a fixed total order.  `report --sort` is parsed by
+// Order rows by keys "overhead"/"hits"/"children" (descending), "source",
+// "object", "symbol"; ties in a fixed total order.  `report --sort` is parsed by
 // parse_sort() (report_view.h), which also groups.
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys);
 

@@ -33,7 +33,9 @@ json machine_json(const MachineRecord &m)
 		{"kernel_release", m.kernel_release}, {"abi_version", m.abi_version}};
 }
 
-std::string cell(const Row &r, Dim d)
+} // namespace
+
+std::string cell_text(const Row &r, Dim d)
 {
 	switch (d) {
 	case Dim::Source:
@@ -51,8 +53,6 @@ std::string cell(const Row &r, Dim d)
 	}
 	return "";
 }
-
-} // namespace
 
 std::string interval_text(const SourceTotals &s)
 {
@@ -95,7 +95,7 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 	for (Dim d : cols) {
 		std::size_t w = std::strlen(dim_title(d));
 		for (std::size_t i = 0; i < n; i++)
-			w = std::max(w, cell(report.rows[i], d).size());
+			w = std::max(w, cell_text(report.rows[i], d).size());
 		width.push_back(w);
 	}
 	auto line = [&](std::string head, const auto &text_of) {
@@ -114,7 +114,7 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 		const Row &r = report.rows[i];
 		any_ambiguous |= r.ambiguous;
 		out += line(fmt::format("  {:>7.2f}%  {:>10}", r.overhead, hits_text(r)),
-			     [&](Dim d) { return cell(r, d); });
+			     [&](Dim d) { return cell_text(r, d); });
 		out += r.ambiguous ? " *\n" : "\n";
 	}
 	if (report.rows.empty())
@@ -168,8 +168,12 @@ json report_json(const ProfileData &data, const Report &report)
 					  {"total", s.total}, {"attributed", s.attributed},
 					  {"unattributed", s.unattributed},
 					  {"has_catchall", s.has_catchall}});
+	if (report.from_samples)
+		doc["samples"] = {{"count", data.samples.samples.size()},
+				  {"lost", data.samples.lost},
+				  {"callchain", data.samples.callchain}};
 	doc["rows"] = json::array();
-	for (const auto &r : report.rows)
+	for (const auto &r : report.rows) {
 		doc["rows"].push_back({{"overhead", r.overhead}, {"hits", r.hits},
 				       {"exact_hits", r.exact_hits}, {"source", r.source_name},
 				       {"source_value", r.source}, {"object", r.object},
@@ -179,6 +183,11 @@ json report_json(const ProfileData &data, const Report &report)
 				       {"comm", r.comm.empty() ? json(nullptr) : json(r.comm)},
 				       {"pid", r.pid ? json(r.pid) : json(nullptr)},
 				       {"srcline", r.srcline.empty() ? json(nullptr) : json(r.srcline)}});
+		if (r.children) {
+			doc["rows"].back()["children"] = *r.children;
+			doc["rows"].back()["children_overhead"] = r.children_overhead;
+		}
+	}
 	doc["warnings"] = report.warnings;
 	doc["objects"] = json::array();
 	for (const auto &o : report.objects)

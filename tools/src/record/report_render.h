@@ -27,6 +27,9 @@ std::string render_raw(const std::vector<RawBucket> &buckets);
 nlohmann::json report_json(const ProfileData &data, const Report &report);
 nlohmann::json raw_json(const ProfileData &data, const std::vector<RawBucket> &buckets);
 
+// The text of @r's column @d in the table ("-" for no comm or pid, ...).
+std::string cell_text(const Row &r, Dim d);
+
 // "1.000 ms" for ProfileTime intervals (100 ns units), "N events" else.
 std::string interval_text(const SourceTotals &s);
 

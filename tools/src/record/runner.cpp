@@ -18,6 +18,7 @@
 
 #include "command.h"
 #include "record/follow_pacer.h"
+#include "record/stream.h"
 #include "source_parse.h"
 
 namespace kprofile::record {
@@ -61,14 +62,47 @@ void restore_handlers()
 
 } // namespace
 
-void add_target_options(CLI::App &app, TargetArgs &a)
+void add_target_options(CLI::App &app, TargetArgs &a, bool samples)
 {
-	// perf's habits: -e is -s; -g gets a plain answer (below).
+	// perf's habits: -e is -s; -g records call stacks (record) or gets a
+	// plain answer (top, check_target_args()).
 	// One value per -s/-e (repeat it, or use commas): a greedy list ate
 	// the command after `-s time ./prog`.
 	app.add_option("-e,--event", a.sources, "the same as -s (perf's spelling)")
 		->delimiter(',')->allow_extra_args(false)->group("");
-	app.add_flag("-g,--call-graph", a.call_graph, "")->group("");
+	a.samples_allowed = samples;
+	if (!samples) {
+		app.add_flag("-g,--call-graph", a.call_graph, "")->group("");
+	} else {
+		app.add_flag("-g,--samples", a.call_graph,
+			     "also record every interrupt with its call stack (the sample "
+			     "stream): report --children, -G, --format folded, script");
+		app.add_option_function<std::string>(
+			   "--call-graph",
+			   [&a](const std::string &) { a.call_graph = true; },
+			   "perf's spelling of -g: only fp (frame pointers) is supported")
+			->type_name("fp")
+			->check(CLI::Validator(
+				[](std::string &v) {
+					return v == "fp" ? std::string() :
+					       "--call-graph " + v + ": only fp: the module walks "
+					       "user stacks by frame pointers (build with "
+					       "-fno-omit-frame-pointer); dwarf and lbr are perf's";
+				}, "fp"));
+		app.add_option("-m,--mmap-pages", a.mmap_pages,
+			       "data pages per CPU ring of the sample stream (-g): a power of two "
+			       "up to 1024, default 16; larger when samples are lost")
+			->type_name("PAGES")
+			->check(CLI::Validator(
+				[](std::string &v) -> std::string {
+					char *end = nullptr;
+					const unsigned long n = std::strtoul(v.c_str(), &end, 10);
+					if (end == v.c_str() || *end || n == 0 || n > 0xffffffffUL)
+						return "--mmap-pages takes a number of pages, a power "
+						       "of two up to 1024";
+					return check_ring_pages(static_cast<std::uint32_t>(n));
+				}, "PAGES"));
+	}
 	app.add_option("-s,--source", a.sources,
 		       "profile source(s), by name or value (default ProfileTime); "
 		       "several (-s A,B or -s A -s B) give one profile set each")
@@ -128,11 +162,14 @@ Run::Run(const TargetArgs &args, const std::string &device)
 
 const TargetArgs &check_target_args(const TargetArgs &args)
 {
-	if (args.call_graph)
-		throw Failure(usage_error("no call graphs: a profile object counts interrupts in "
-					  "address buckets, it records no stacks",
-					  {"the flat profile is what record gives; `perf record -g` "
-					   "records call graphs"}));
+	if (args.call_graph && !args.samples_allowed)
+		throw Failure(usage_error("no call graphs here: top shows the live bucket profiles, "
+					  "which count interrupts in address buckets, without stacks",
+					  {"record call stacks with `kprofile record -g -- CMD`, then "
+					   "`kprofile report` (or report --format folded)"}));
+	if (args.mmap_pages && !args.call_graph)
+		throw Failure(usage_error("--mmap-pages sizes the rings of the sample stream",
+					  {"add -g to record samples with call stacks"}));
 	if (args.command.empty() && !args.pid && !args.system)
 		throw Failure(usage_error("nothing to profile",
 					  {"give -- CMD ARGS..., -p PID, or -a for the whole system"}));
@@ -236,10 +273,14 @@ void Run::start()
 	session_ = std::make_unique<Session>(dev_, so);
 	try {
 		session_->start_base();
+		if (args_.call_graph)
+			samples_ = std::make_unique<SampleRecorder>(dev_, sample_options(so));
 		if (cmd_) {
 			cmd_->exec();
 			session_->follow();
 			session_->start_pending();
+			if (samples_)
+				samples_->start(cmd_->pid());
 			cmd_->resume();
 		} else if (!session_->follow()) {
 			if (!process_alive(args_.pid))
@@ -249,6 +290,8 @@ void Run::start()
 						   "or run as root"}));
 		} else {
 			session_->start_pending();
+			if (samples_)
+				samples_->start(args_.system ? 0 : args_.pid);
 		}
 	} catch (const Failure &f) {
 		// -p: a target that exits during setup makes a profile request
@@ -260,6 +303,26 @@ void Run::start()
 	}
 	for (const auto &n : session_->notes())
 		std::cerr << "kprofile: " << n << "\n";
+	if (samples_)
+		for (const auto &n : samples_->notes())
+			std::cerr << "kprofile: " << n << "\n";
+}
+
+SampleOptions Run::sample_options(const SessionOptions &so) const
+{
+	SampleOptions o;
+
+	o.target = so.target;
+	o.pid = so.pid;
+	o.inherit = so.inherit;
+	o.user = so.user;
+	o.kernel = so.kernel;
+	o.kernel_required = so.kernel_required;
+	for (const auto &s : so.sources)
+		o.sources.push_back(s.value);
+	o.ring_pages = args_.mmap_pages;
+	o.cpus = so.cpus;
+	return o;
 }
 
 bool Run::interrupted() const
@@ -299,6 +362,8 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 		const bool due = execd || clock::now() >= next_read;
 		const std::size_t before = session_->profile_count();
 
+		if (samples_)
+			samples_->poll();
 		if (!session_->follow(due) && !cmd_ && !args_.system)
 			break;	// -p PID has exited
 		const bool changed = session_->profile_count() != before;
@@ -320,6 +385,12 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 
 void Run::stop()
 {
+	if (samples_) {
+		const std::size_t notes = samples_->notes().size();
+		samples_->stop();
+		for (std::size_t i = notes; i < samples_->notes().size(); i++)
+			std::cerr << "kprofile: " << samples_->notes()[i] << "\n";
+	}
 	if (session_) {
 		session_->stop();
 		for (const auto &n : session_->stop_notes())
@@ -344,6 +415,8 @@ ProfileData Run::data() const
 		d.target = args_.system ? "system" : "command";
 		d.command = args_.command;
 	}
+	if (samples_)
+		d.samples = samples_->data([&d](const std::string &path) { return object_index(d, path); });
 	return d;
 }
 

@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "record/launch.h"
+#include "record/sample_recorder.h"
 #include "record/session.h"
 
 namespace CLI {
@@ -34,13 +35,17 @@ struct TargetArgs {
 	bool kernel_only = false;
 	std::optional<double> duration;
 	bool no_inherit = false;		// do not follow children
-	bool call_graph = false;		// -g: refused, saying why
+	bool call_graph = false;		// -g: the sample stream too (record)
+	bool samples_allowed = false;		// -g is record's; top refuses it
+	std::uint32_t mmap_pages = 0;		// -m: data pages per ring (0: default)
 	std::vector<std::string> command;
 };
 
 // Add -s -i -b --kernel-bucket -p -a -C --user --kernel --duration
-// --no-inherit and `-- CMD` to @app.
-void add_target_options(CLI::App &app, TargetArgs &args);
+// --no-inherit and `-- CMD` to @app; with @samples (record) also
+// -g/--samples, --call-graph fp and -m/--mmap-pages, without (top) a
+// hidden -g that is refused with the reason.
+void add_target_options(CLI::App &app, TargetArgs &args, bool samples = false);
 
 // Is @pid a live process (not a zombie)?  (command.h)
 using kprofile::process_alive;
@@ -66,6 +71,8 @@ public:
 	void stop();
 
 	Session &session() { return *session_; }
+	// The sample stream (record -g), or nullptr.
+	SampleRecorder *samples() { return samples_.get(); }
 	const Device &device() const { return dev_; }
 	// The command's shell-like exit code, when it exited by itself.
 	std::optional<int> command_exit() const { return command_exit_; }
@@ -78,8 +85,11 @@ private:
 	Device dev_;
 	std::unique_ptr<Command> cmd_;
 	std::unique_ptr<Session> session_;
+	std::unique_ptr<SampleRecorder> samples_;
 	// Put back the machine-wide intervals -i/-F changed (idempotent).
 	void restore_intervals();
+	// The sample stream's options: the profiles' target and sources.
+	SampleOptions sample_options(const SessionOptions &so) const;
 
 	std::optional<int> command_exit_;
 	kprofile_info info_{};

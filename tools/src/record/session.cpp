@@ -30,11 +30,8 @@ Session::~Session()
 	stop();
 }
 
-int Session::object_index(const std::string &path)
+ObjectRecord object_record(const std::string &path)
 {
-	auto it = object_ids_.find(path);
-	if (it != object_ids_.end())
-		return it->second;
 	ObjectRecord o;
 	o.path = path;
 	if (!path.empty() && path[0] == '/') {
@@ -45,7 +42,24 @@ int Session::object_index(const std::string &path)
 			file.resize(file.size() - deleted.size());
 		o.build_id = read_build_id(file);
 	}
-	objects_.push_back(o);
+	return o;
+}
+
+int object_index(ProfileData &data, const std::string &path)
+{
+	for (std::size_t i = 0; i < data.objects.size(); i++)
+		if (data.objects[i].path == path)
+			return static_cast<int>(i);
+	data.objects.push_back(object_record(path));
+	return static_cast<int>(data.objects.size() - 1);
+}
+
+int Session::object_index(const std::string &path)
+{
+	auto it = object_ids_.find(path);
+	if (it != object_ids_.end())
+		return it->second;
+	objects_.push_back(object_record(path));
 	const int idx = static_cast<int>(objects_.size() - 1);
 	object_ids_[path] = idx;
 	return idx;

@@ -157,6 +157,12 @@ void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
 std::vector<KernelSymbolRecord> kernel_symbols_for(const ProfileData &data,
 						   std::vector<KernelSymbolRecord> all);
 
+// An object of the file for @path: the path, and the build-id read from
+// the file (a " (deleted)" suffix is left out of the read).
+ObjectRecord object_record(const std::string &path);
+// The index of @path in @data.objects, appending it when new.
+int object_index(ProfileData &data, const std::string &path);
+
 // Machine information for the file, from KPROFILE_IOC_INFO and uname.
 MachineRecord machine_record(const kprofile_info &info);
 

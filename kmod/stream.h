@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stream.h - sample streams (include/uapi/linux/kprofile_stream.h): one
+ * record per interrupt of a source, with the interrupted task and its
+ * call stack, written into per-CPU rings the reader maps (xperf's
+ * PmcInterrupt events with -stackwalk, perf's record -g).
+ *
+ * Files
+ * -----
+ * stream.c	   the object: create (validation, privileges), start, stop,
+ *		   statistics, its fd (ioctl, mmap, release).
+ * stream_ring.c   one ring: reserve and commit from any context, losses.
+ * stream_sample.c the sample path: which streams an interrupt feeds, the
+ *		   call stack, the record.
+ * stream_follow.c the processes a stream follows, and the fork, exec and
+ *		   exit probes that maintain them and write task records.
+ *
+ * Object model and locking
+ * ------------------------
+ * A stream belongs to a struct kp_profile_set (streams and profiles share
+ * the set's sources, hardware layer and ProfileTime timers; a KUnit suite
+ * builds its own set).  The set's @lock serialises every start and stop
+ * of its streams, as of its profiles: it protects each stream's @started
+ * and @node, the set's list of started streams (@streams.list, an RCU
+ * list), @streams.nr_started and whether the probes are registered
+ * (@streams.hooked).  A stream's own @op_lock serialises its START,
+ * STOP and release, and is taken before the set's @lock: STOP waits for
+ * an RCU grace period under it (so a START cannot re-publish a node that
+ * readers may still be traversing).  Lock order: stream @op_lock, then
+ * the set's @lock, then what profile.h lists after it (cpus_read_lock(),
+ * the timer's @tlock, the hardware layer's lock, the tracepoint code's
+ * mutexes).
+ *
+ * Everything the interrupt paths and the probes read is immutable while
+ * the stream is on the list, except: the rings (written only by their
+ * CPU, stream_ring.c), the followed table (slots replaced with cmpxchg(),
+ * read with READ_ONCE(), stream_follow.c), @untracked (atomic) and
+ * @exec_stopped (WRITE_ONCE()).  The sample path (NMI, hardirq) and the
+ * probes (any context; preemption off around ring writes) walk the list
+ * under rcu_read_lock(), take no lock and allocate nothing.  STOP removes
+ * the stream from the list and waits for a grace period, so when it
+ * returns no interrupt or probe uses the stream; the rings stay mapped
+ * and readable until the fd's last reference (mappings included) goes.
+ */
+#ifndef _KPROFILE_STREAM_H
+#define _KPROFILE_STREAM_H
+
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+#include <uapi/linux/kprofile.h>
+
+#include "sources.h"
+
+struct kp_device;
+struct kp_profile_set;
+struct kp_sample;
+struct kp_sources;
+struct mm_struct;
+struct pid;
+struct pid_namespace;
+struct pt_regs;
+struct task_struct;
+struct tracepoint;
+
+/* Followed processes a stream can hold, and probes per lookup. */
+#define KP_FOLLOW_SLOTS		4096
+#define KP_FOLLOW_PROBES	64
+/* A slot whose process was removed: skipped by lookups, reused by inserts. */
+#define KP_FOLLOW_TOMBSTONE	((struct pid *)1UL)
+
+/* Scratch call stacks per CPU: one for hardirq context, one for NMI. */
+#define KP_STREAM_SCRATCH_HARDIRQ	0
+#define KP_STREAM_SCRATCH_NMI		1
+
+/**
+ * struct kp_stream_ring - the module's side of one ring (stream_ring.c).
+ * @page:	  the ring's header page (shared with the reader).
+ * @data:	  the data area, right after @page.
+ * @size:	  bytes in @data, a power of two.
+ * @head:	  bytes reserved so far (free-running; published to
+ *		  @page->data_head once every reservation below it is
+ *		  written).
+ * @nest:	  writers inside reserve..commit on this CPU (a probe, the
+ *		  hrtimer, an NMI nest); only the outermost publishes.
+ * @lost:	  records dropped because the ring was full.
+ * @records:	  records committed (pads excluded).
+ * @samples:	  sample records committed.
+ * @not_dumpable: samples of this CPU not recorded because the task was
+ *		  not dumpable (counted here: the CPU's own counter).
+ *
+ * Written only by the ring's CPU (local_t, local64_t: NMI-safe against
+ * the same CPU's other writers), read by anyone for statistics.
+ */
+struct kp_stream_ring {
+	struct kprofile_stream_page *page;
+	u8 *data;
+	u64 size;
+	local64_t head;
+	local_t nest;
+	local64_t lost;
+	local64_t records;
+	local64_t samples;
+	local64_t not_dumpable;
+};
+
+/**
+ * struct kp_stream_scratch - where the sample path builds a call stack
+ *	before it knows the record's size.
+ * @frames: one stack per context that may nest (hardirq, NMI).
+ */
+struct kp_stream_scratch {
+	u64 frames[2][KPROFILE_STREAM_MAX_FRAMES];
+};
+
+/**
+ * struct kp_stream_set - the streams of a profile set (embedded in
+ *	struct kp_profile_set as @streams).
+ * @list:	the started streams (RCU; written under the set's @lock).
+ * @nr_started: entries in @list (under the set's @lock).
+ * @hooked:	the fork, exec and exit probes are registered (under the
+ *		set's @lock: while a stream is started).
+ * @fork_tp:	the sched_process_fork tracepoint, or NULL.
+ * @exec_tp:	the sched_process_exec tracepoint, or NULL.
+ * @exit_tp:	the sched_process_exit tracepoint, or NULL.
+ */
+struct kp_stream_set {
+	struct list_head list;
+	unsigned int nr_started;
+	bool hooked;
+	struct tracepoint *fork_tp;
+	struct tracepoint *exec_tp;
+	struct tracepoint *exit_tp;
+};
+
+/**
+ * struct kp_stream - one stream object.
+ * @set:	  its set.
+ * @target:	  enum kprofile_target.
+ * @flags:	  KPROFILE_STREAM_*.
+ * @mode:	  enum kprofile_mode; TABLE samples both modes.
+ * @nr_sources:	  entries in @sources.
+ * @sources:	  the sources, as requested.
+ * @source_map:	  the same, as a bitmap (the sample path's test).
+ * @has_time:	  ProfileTime is one of them.
+ * @max_frames:	  call-stack entries per sample (0 without CALLCHAIN).
+ * @ring_pages:	  data pages per ring.
+ * @nr_rings:	  rings (nr_cpu_ids).
+ * @dumpable_only: record the target's tasks only while dumpable (see
+ *		  kp_profile_dumpable_only()).
+ * @mm:		  the creator's address space (compared only; NULL for a
+ *		  kernel thread's stream).
+ * @charged_mm:	  the address space charged for the rings (mmgrab()), or
+ *		  NULL.
+ * @ns:		  the creator's pid namespace (a reference): pids in records.
+ * @area:	  the rings: nr_rings * (1 + @ring_pages) pages, vmalloc_user().
+ * @nr_pages:	  pages in @area (also charged to RLIMIT_MEMLOCK).
+ * @rings:	  the module's side of each possible CPU's ring.
+ * @scratch:	  per-CPU call-stack scratch, or NULL without CALLCHAIN.
+ * @follow:	  the followed processes (KP_FOLLOW_SLOTS struct pid
+ *		  pointers, each a reference; NULL for a system-wide stream).
+ * @untracked:	  processes forked by followed ones that did not fit.
+ * @exec_stopped: a followed process executed a program that left it
+ *		  non-dumpable and is followed no more.
+ * @op_lock:	  serialises start, stop and release (see the file comment).
+ * @started:	  on the set's list (under the set's @lock).
+ * @node:	  on the set's @streams.list while started.
+ *
+ * Everything above @untracked is immutable after creation.
+ */
+struct kp_stream {
+	struct kp_profile_set *set;
+	u32 target;
+	u32 flags;
+	enum kprofile_mode mode;
+	u32 nr_sources;
+	u32 sources[KPROFILE_STREAM_MAX_SOURCES];
+	DECLARE_BITMAP(source_map, KP_SOURCE_LIMIT);
+	bool has_time;
+	u32 max_frames;
+	u32 ring_pages;
+	unsigned int nr_rings;
+	bool dumpable_only;
+	const struct mm_struct *mm;
+	struct mm_struct *charged_mm;
+	struct pid_namespace *ns;
+	void *area;
+	unsigned long nr_pages;
+	struct kp_stream_ring __percpu *rings;
+	struct kp_stream_scratch __percpu *scratch;
+	struct pid **follow;
+
+	atomic64_t untracked;
+	bool exec_stopped;
+	struct mutex op_lock;	/* start, stop, release */
+	bool started;
+	struct list_head node;
+};
+
+/* stream.c */
+int kp_stream_check(const struct kprofile_create_stream *req);
+int kp_stream_check_sources(const struct kp_sources *sources,
+			    const u32 *src, u32 nr);
+int kp_stream_check_access(const struct kprofile_create_stream *req,
+			   const u32 *src, struct pid **tgid);
+struct kp_stream *kp_stream_new(struct kp_profile_set *set,
+				const struct kprofile_create_stream *req,
+				const u32 *src, struct pid *tgid);
+void kp_stream_free(struct kp_stream *st);
+int kp_stream_start(struct kp_stream *st, char *reason, size_t len);
+int kp_stream_stop(struct kp_stream *st);
+void kp_stream_get_info(struct kp_stream *st,
+			struct kprofile_stream_info *info);
+long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp);
+void kp_stream_set_init(struct kp_profile_set *set);
+void kp_stream_set_exit(struct kp_profile_set *set);
+
+/* stream_ring.c */
+void kp_ring_init(struct kp_stream_ring *r, void *base, u32 cpu,
+		  u32 data_pages);
+void *kp_ring_begin(struct kp_stream_ring *r, u32 type, u32 size);
+void kp_ring_end(struct kp_stream_ring *r, u32 type);
+
+/* stream_sample.c */
+bool kp_stream_sample_task(struct kp_profile_set *set,
+			   const struct kp_sample *s, struct task_struct *task,
+			   struct pt_regs *regs);
+bool kp_stream_sample(struct kp_profile_set *set, const struct kp_sample *s,
+		      struct pt_regs *regs);
+bool kp_stream_time_wanted(struct kp_profile_set *set,
+			   struct task_struct *task);
+
+/* stream_follow.c */
+bool kp_follow_find(struct pid **table, const struct pid *pid);
+bool kp_follow_add(struct pid **table, struct pid *pid);
+bool kp_follow_del(struct pid **table, const struct pid *pid);
+bool kp_stream_follows(const struct kp_stream *st, const struct pid *tgid);
+void kp_stream_fork(struct kp_profile_set *set, struct task_struct *parent,
+		    struct task_struct *child);
+void kp_stream_exec(struct kp_profile_set *set, struct task_struct *task);
+void kp_stream_exit(struct kp_profile_set *set, struct task_struct *task,
+		    bool group_dead);
+int kp_stream_hook(struct kp_profile_set *set);
+void kp_stream_unhook(struct kp_profile_set *set);
+
+#endif /* _KPROFILE_STREAM_H */

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+// maps_book.cpp - per-process mapping snapshots for record -g.
+#include "record/maps_book.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <system_error>
+
+#include "record/process_tree.h"
+
+namespace kprofile::record {
+
+namespace {
+
+// A miss read waits this long after the last one, doubling up to the max
+// while such reads find nothing new.
+constexpr std::uint64_t kMissFirst = 20'000'000;	// 20 ms
+constexpr std::uint64_t kMissMax = 2'000'000'000;	// 2 s
+constexpr std::uint64_t kUserLimit = (1ULL << 47);
+
+std::uint64_t monotonic_ns()
+{
+	struct timespec ts {};
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
+	       static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+bool same(const MapsBook::PathSnapshot &a, const std::vector<Mapping> &maps, const std::string &comm)
+{
+	if (a.snap.mappings.size() != maps.size() || a.snap.comm != comm)
+		return false;
+	for (std::size_t i = 0; i < maps.size(); i++) {
+		const auto &m = a.snap.mappings[i];
+		if (m.start != maps[i].start || m.end != maps[i].end || m.offset != maps[i].offset ||
+		    a.paths[i] != maps[i].path)
+			return false;
+	}
+	return true;
+}
+
+} // namespace
+
+ProcReader system_proc_reader()
+{
+	ProcReader r;
+
+	r.maps = [](pid_t pid) -> std::optional<std::vector<Mapping>> {
+		try {
+			// Empty for a kernel thread or a zombie: still a
+			// snapshot, for its comm.
+			return read_maps(pid);
+		} catch (const std::system_error &) {
+			return std::nullopt;
+		}
+	};
+	r.comm = [](pid_t pid) { return read_comm(pid); };
+	r.now = monotonic_ns;
+	return r;
+}
+
+MapsBook::MapsBook(ProcReader reader) : rd_(std::move(reader))
+{
+}
+
+bool MapsBook::read(pid_t pid, bool force)
+{
+	Proc &p = procs_[pid];
+	const std::uint64_t begin = rd_.now();
+	auto maps = rd_.maps(pid);
+	const std::string comm = maps ? rd_.comm(pid) : "";
+	const std::uint64_t end = rd_.now();
+
+	reads_++;
+	if (!maps)
+		return false;
+	std::vector<Mapping> exec = executable_mappings(*maps);
+	std::sort(exec.begin(), exec.end(),
+		  [](const Mapping &a, const Mapping &b) { return a.start < b.start; });
+	if (!force && p.last >= 0 && same(snaps_[p.last], exec, comm))
+		return true;
+	PathSnapshot s;
+	s.snap.pid = pid;
+	s.snap.time = end;
+	s.snap.comm = comm;
+	for (const auto &m : exec) {
+		s.snap.mappings.push_back({m.start, m.end, m.offset, -1});
+		s.paths.push_back(m.path.empty() ? "[anon]" : m.path);
+	}
+	snaps_.push_back(std::move(s));
+	windows_.push_back({begin, end});
+	p.last = static_cast<int>(snaps_.size() - 1);
+	p.miss_delay = 0;	// something changed: misses may read soon again
+	return true;
+}
+
+void MapsBook::exec(pid_t pid, std::uint64_t time)
+{
+	// A read that overlapped the exec may show either program: it cannot
+	// be placed before or after it, so it is dropped.
+	for (std::size_t i = 0; i < snaps_.size();) {
+		if (snaps_[i].snap.pid == pid && windows_[i].begin <= time && time <= windows_[i].end) {
+			snaps_.erase(snaps_.begin() + static_cast<std::ptrdiff_t>(i));
+			windows_.erase(windows_.begin() + static_cast<std::ptrdiff_t>(i));
+			continue;
+		}
+		i++;
+	}
+	// Indexes moved: find each process's last snapshot again.
+	for (auto &[q, p] : procs_)
+		p.last = -1;
+	for (std::size_t i = 0; i < snaps_.size(); i++)
+		procs_[static_cast<pid_t>(snaps_[i].snap.pid)].last = static_cast<int>(i);
+	Proc &p = procs_[pid];
+	p.dead = false;
+	read(pid, true);
+}
+
+void MapsBook::fork(pid_t child)
+{
+	Proc &p = procs_[child];
+
+	p.dead = false;
+	p.next_miss_read = 0;
+	p.miss_delay = 0;
+	read(child, true);
+}
+
+void MapsBook::exit(pid_t pid)
+{
+	procs_[pid].dead = true;
+}
+
+void MapsBook::need(pid_t pid, std::uint64_t addr)
+{
+	if (addr < 4096 || addr >= kUserLimit || pid <= 0)
+		return;
+	auto it = procs_.find(pid);
+	if (it == procs_.end()) {
+		read(pid);
+		return;
+	}
+	Proc &p = it->second;
+	if (p.dead)
+		return;
+	if (p.last >= 0) {
+		const auto &maps = snaps_[p.last].snap.mappings;
+		auto m = std::upper_bound(maps.begin(), maps.end(), addr,
+					  [](std::uint64_t a, const SnapshotMapping &x) {
+						  return a < x.start;
+					  });
+		if (m != maps.begin() && addr < std::prev(m)->end)
+			return;
+	}
+	const std::uint64_t now = rd_.now();
+	if (now < p.next_miss_read)
+		return;
+	const int before = p.last;
+	if (!read(pid))
+		p.dead = true;	// gone: its EXIT record may still be on its way
+	const bool changed = p.last != before;
+	p.miss_delay = changed ? kMissFirst : std::min(kMissMax, std::max(kMissFirst, p.miss_delay * 2));
+	p.next_miss_read = now + p.miss_delay;
+}
+
+std::vector<MapsSnapshot> MapsBook::resolve(const std::function<int(const std::string &)> &object_index) const
+{
+	std::vector<MapsSnapshot> out;
+
+	for (const auto &s : snaps_) {
+		MapsSnapshot m = s.snap;
+		for (std::size_t i = 0; i < m.mappings.size(); i++)
+			m.mappings[i].object = object_index(s.paths[i]);
+		out.push_back(std::move(m));
+	}
+	std::stable_sort(out.begin(), out.end(),
+			 [](const MapsSnapshot &a, const MapsSnapshot &b) { return a.time < b.time; });
+	return out;
+}
+
+} // namespace kprofile::record

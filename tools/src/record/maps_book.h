@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+// maps_book.h - the executable mappings of every process the sample stream
+// names, over time, for symbolizing its frames later (record -g).
+//
+// A process's maps are read when record first sees it (the command, a
+// FORK record, a sample of a process it did not know under -a), at once
+// after an EXEC record, and when a sample's user address falls outside
+// every mapping known for it (a library loaded since: dlopen), backing off
+// while such reads find nothing new (a frame-pointer walk through code
+// built without frame pointers yields addresses that are in no mapping).
+// Each read that changed something is a snapshot with its time; report
+// picks the snapshot of the program that ran at a sample's time
+// (sample_symbols.h).
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "record/maps.h"
+#include "record/sample_data.h"
+
+namespace kprofile::record {
+
+// How the book reads a process (tests replace it).
+struct ProcReader {
+	// The mappings of @pid; nullopt when it is gone or unreadable.
+	std::function<std::optional<std::vector<Mapping>>(pid_t)> maps;
+	std::function<std::string(pid_t)> comm;
+	// CLOCK_MONOTONIC in ns: the clock of the stream's records.
+	std::function<std::uint64_t()> now;
+};
+
+// /proc/PID/maps and /proc/PID/comm, and clock_gettime(CLOCK_MONOTONIC).
+ProcReader system_proc_reader();
+
+class MapsBook {
+public:
+	explicit MapsBook(ProcReader reader = system_proc_reader());
+
+	// Read @pid now, and keep a snapshot when it differs from the last
+	// one of @pid (or always, with @force: after an exec the same file
+	// is another program run).  False when @pid could not be read.
+	bool read(pid_t pid, bool force = false);
+	// An EXEC record of @pid at @time: snapshots whose read overlapped it
+	// may show either program and are dropped; @pid is read again.
+	void exec(pid_t pid, std::uint64_t time);
+	// A FORK record: @child is a new process (a pid may be reused).
+	void fork(pid_t child);
+	// An EXIT record: @pid is read no more.
+	void exit(pid_t pid);
+	// A sample of @pid at user address @addr: read @pid when it is not
+	// known yet, or when no mapping of its last snapshot holds @addr and
+	// its back-off allows (@addr outside user space, or below 4096, is
+	// ignored).
+	void need(pid_t pid, std::uint64_t addr);
+
+	// The snapshots in time order, objects as paths (parallel to
+	// MapsSnapshot::mappings; their object fields are -1).
+	struct PathSnapshot {
+		MapsSnapshot snap;
+		std::vector<std::string> paths;
+	};
+	const std::vector<PathSnapshot> &snapshots() const { return snaps_; }
+	// The snapshots with objects named by @object_index (path -> index).
+	std::vector<MapsSnapshot> resolve(const std::function<int(const std::string &)> &object_index) const;
+	std::size_t reads() const { return reads_; }
+
+private:
+	struct Proc {
+		bool dead = false;
+		int last = -1;			// index into snaps_
+		std::uint64_t next_miss_read = 0;	// ns: not before
+		std::uint64_t miss_delay = 0;	// ns, doubles while reads find nothing
+	};
+	struct Window {
+		std::uint64_t begin, end;	// the read's start and end
+	};
+
+	ProcReader rd_;
+	std::map<pid_t, Proc> procs_;
+	std::vector<PathSnapshot> snaps_;
+	std::vector<Window> windows_;	// parallel to snaps_
+	std::size_t reads_ = 0;
+};
+
+} // namespace kprofile::record

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+// sample_export.cpp - folded stacks and pprof from samples.
+#include "record/sample_export.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "record/pprof_util.h"
+#include "record/report_model.h"
+
+namespace kprofile::record {
+
+namespace {
+
+std::string folded_frame(std::string s)
+{
+	for (auto &c : s)
+		if (c == ';' || c == '\n')
+			c = ':';
+	return s;
+}
+
+} // namespace
+
+std::string render_sample_folded(const ProfileData &data, const SampleSymbols &syms,
+				 const std::vector<NamedSample> &samples)
+{
+	std::set<std::uint32_t> sources;
+	for (const auto &n : samples)
+		sources.insert(n.record->source);
+	std::map<std::string, std::uint64_t> stacks;
+
+	for (const auto &n : samples) {
+		std::string stack;
+		if (sources.size() > 1)
+			stack += folded_frame(source_name(data, n.record->source)) + ";";
+		stack += folded_frame(n.comm);
+		for (auto it = n.frames.rbegin(); it != n.frames.rend(); ++it) {
+			const FrameSym &f = syms.frame(*it);
+			stack += ";" + folded_frame(f.symbol) + (f.kernel ? "_[k]" : "");
+		}
+		stacks[stack]++;
+	}
+	std::string out;
+	for (const auto &[stack, n] : stacks)
+		out += fmt::format("{} {}\n", stack, n);
+	return out;
+}
+
+std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &syms,
+				const std::vector<NamedSample> &samples)
+{
+	using namespace perftools::profiles;
+	Profile p;
+	StringTable st(p);
+
+	std::set<std::uint32_t> used;
+	for (const auto &n : samples)
+		used.insert(n.record->source);
+	std::map<std::uint32_t, int> index;
+	const SourceRecord *timer = nullptr;
+	for (const auto &s : data.sources) {
+		if (!used.count(s.value))
+			continue;
+		index[s.value] = p.sample_type_size();
+		auto *vt = p.add_sample_type();
+		vt->set_type(st.id(s.name));
+		vt->set_unit(st.id("count"));
+		if (s.timer && !timer)
+			timer = &s;
+	}
+	for (std::uint32_t v : used)	// a source the file does not describe
+		if (!index.count(v)) {
+			index[v] = p.sample_type_size();
+			auto *vt = p.add_sample_type();
+			vt->set_type(st.id(source_name(data, v)));
+			vt->set_unit(st.id("count"));
+		}
+	int timer_index = -1;
+	if (timer) {
+		timer_index = p.sample_type_size();
+		auto *vt = p.add_sample_type();
+		vt->set_type(st.id("cpu"));
+		vt->set_unit(st.id("nanoseconds"));
+		p.mutable_period_type()->set_type(st.id("cpu"));
+		p.mutable_period_type()->set_unit(st.id("nanoseconds"));
+		p.set_period(static_cast<std::int64_t>(timer->interval) * 100);
+		p.set_default_sample_type(st.id("cpu"));
+	}
+	p.set_time_nanos(static_cast<std::int64_t>(data.start_time) * 1000000000);
+	p.set_duration_nanos(static_cast<std::int64_t>(data.duration_ns));
+	p.add_comment(st.id("kprofile report: samples with call stacks (record -g)"));
+
+	// Mappings per object, spanning what the maps snapshots saw of it.
+	std::map<std::string, std::uint64_t> mappings;
+	auto mapping_of = [&](const FrameSym &f) -> std::uint64_t {
+		auto [it, added] = mappings.try_emplace(f.object_path, mappings.size() + 1);
+		if (!added)
+			return it->second;
+		Mapping *m = p.add_mapping();
+		m->set_id(it->second);
+		m->set_filename(st.id(f.object_path));
+		std::uint64_t lo = ~0ULL, hi = 0, off = 0;
+		for (const auto &snap : data.samples.maps)
+			for (const auto &sm : snap.mappings) {
+				if (sm.object < 0 || data.objects[sm.object].path != f.object_path)
+					continue;
+				if (sm.start < lo) {
+					lo = sm.start;
+					off = sm.offset;
+				}
+				hi = std::max(hi, sm.end);
+			}
+		for (const auto &o : data.objects)
+			if (o.path == f.object_path && !o.build_id.empty())
+				m->set_build_id(st.id(o.build_id));
+		if (hi > lo) {
+			m->set_memory_start(lo);
+			m->set_memory_limit(hi);
+			m->set_file_offset(off);
+		}
+		m->set_has_functions(true);
+		return it->second;
+	};
+	std::map<std::pair<std::string, std::string>, std::uint64_t> functions;
+	std::map<int, std::uint64_t> location_of_frame;
+	std::map<std::tuple<std::string, std::uint64_t, std::string>, std::uint64_t> locations;
+	auto location = [&](int frame) -> std::uint64_t {
+		auto [fit, fadded] = location_of_frame.try_emplace(frame, 0);
+		if (!fadded)
+			return fit->second;
+		const FrameSym &f = syms.frame(frame);
+		auto [lit, ladded] = locations.try_emplace({f.object_path, f.address, f.symbol},
+							   locations.size() + 1);
+		if (ladded) {
+			auto [func, added] = functions.try_emplace({f.object_path, f.symbol},
+								   functions.size() + 1);
+			if (added) {
+				Function *fn = p.add_function();
+				fn->set_id(func->second);
+				fn->set_name(st.id(f.symbol));
+				fn->set_system_name(st.id(f.symbol));
+				fn->set_filename(st.id(f.srcline.substr(0, f.srcline.rfind(':'))));
+			}
+			Location *l = p.add_location();
+			l->set_id(lit->second);
+			l->set_mapping_id(mapping_of(f));
+			l->set_address(f.address);
+			Line *line = l->add_line();
+			line->set_function_id(func->second);
+			if (auto colon = f.srcline.rfind(':'); colon != std::string::npos)
+				line->set_line(std::strtoll(f.srcline.c_str() + colon + 1, nullptr, 10));
+		}
+		fit->second = lit->second;
+		return fit->second;
+	};
+
+	// One pprof sample per distinct (stack, process).
+	std::map<std::tuple<std::vector<std::uint64_t>, std::string, std::int64_t>, std::vector<std::int64_t>>
+		agg;
+	for (const auto &n : samples) {
+		std::vector<std::uint64_t> locs;
+		for (int f : n.frames)
+			locs.push_back(location(f));
+		auto &values = agg[{locs, n.comm, n.record->pid}];
+		values.resize(static_cast<std::size_t>(p.sample_type_size()), 0);
+		values[static_cast<std::size_t>(index[n.record->source])]++;
+		if (timer && n.record->source == timer->value)
+			values[static_cast<std::size_t>(timer_index)] +=
+				static_cast<std::int64_t>(timer->interval) * 100;
+	}
+	for (const auto &[key, values] : agg) {
+		Sample *s = p.add_sample();
+		for (auto id : std::get<0>(key))
+			s->add_location_id(id);
+		for (auto v : values)
+			s->add_value(v);
+		Label *l = s->add_label();
+		l->set_key(st.id("comm"));
+		l->set_str(st.id(std::get<1>(key)));
+		l = s->add_label();
+		l->set_key(st.id("pid"));
+		l->set_num(std::get<2>(key));
+	}
+	return gzip_profile(p);
+}
+
+} // namespace kprofile::record

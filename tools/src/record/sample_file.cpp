@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+// sample_file.cpp - write and read the record file's sample section.
+#include "record/sample_file.h"
+
+#include <algorithm>
+
+#include "record/profile_file.h"
+#include "record/record_codec.h"
+
+namespace kprofile::record {
+
+using nlohmann::json;
+
+namespace {
+
+template <typename T>
+T get(const json &j, const char *key, T fallback)
+{
+	auto it = j.find(key);
+
+	if (it == j.end() || it->is_null())
+		return fallback;
+	try {
+		return it->get<T>();
+	} catch (const json::exception &) {
+		throw FormatError(std::string("record file: samples key \"") + key +
+				  "\" has the wrong type");
+	}
+}
+
+json maps_json(const std::vector<MapsSnapshot> &maps)
+{
+	json out = json::array();
+
+	for (const auto &m : maps) {
+		json list = json::array();
+		for (const auto &e : m.mappings)
+			list.push_back({e.start, e.end, e.offset, e.object});
+		out.push_back({{"pid", m.pid}, {"time", m.time}, {"comm", m.comm},
+			       {"mappings", std::move(list)}});
+	}
+	return out;
+}
+
+std::vector<MapsSnapshot> maps_from_json(const json &j, std::size_t objects)
+{
+	std::vector<MapsSnapshot> out;
+
+	if (!j.is_array())
+		throw FormatError("record file: samples \"maps\" is not an array");
+	for (const auto &m : j) {
+		MapsSnapshot s;
+		s.pid = get<std::int64_t>(m, "pid", 0);
+		s.time = get<std::uint64_t>(m, "time", 0);
+		s.comm = get<std::string>(m, "comm", "");
+		for (const auto &e : get<json>(m, "mappings", json::array())) {
+			if (!e.is_array() || e.size() != 4)
+				throw FormatError("record file: a mapping is not [start, end, offset, "
+						  "object]");
+			SnapshotMapping sm;
+			try {
+				sm.start = e[0].get<std::uint64_t>();
+				sm.end = e[1].get<std::uint64_t>();
+				sm.offset = e[2].get<std::uint64_t>();
+				sm.object = e[3].get<int>();
+			} catch (const json::exception &) {
+				throw FormatError("record file: a mapping has a value of the wrong type");
+			}
+			if (sm.end <= sm.start || sm.object < -1 ||
+			    sm.object >= static_cast<int>(objects))
+				throw FormatError("record file: a mapping is empty or names a missing "
+						  "object");
+			s.mappings.push_back(sm);
+		}
+		out.push_back(std::move(s));
+	}
+	return out;
+}
+
+} // namespace
+
+json samples_header(const SampleData &s, std::uint64_t data_offset, std::string &section)
+{
+	const std::size_t before = section.size();
+	std::size_t i = 0, t = 0;
+
+	// Merge samples and task records by time (each list is sorted).
+	while (i < s.samples.size() || t < s.tasks.size()) {
+		if (t == s.tasks.size() ||
+		    (i < s.samples.size() && s.samples[i].time < s.tasks[t].time))
+			encode_record(section, s.samples[i++]);
+		else
+			encode_record(section, s.tasks[t++]);
+	}
+	return {
+		{"encoding", "kprofile-stream-records"},
+		{"data_offset", data_offset},
+		{"bytes", section.size() - before},
+		{"samples", s.samples.size()},
+		{"tasks", s.tasks.size()},
+		{"callchain", s.callchain},
+		{"mode", s.mode},
+		{"ring_pages", s.ring_pages},
+		{"max_frames", s.max_frames},
+		{"lost", s.lost},
+		{"untracked", s.untracked},
+		{"not_dumpable", s.not_dumpable},
+		{"filtered", s.filtered},
+		{"problems", s.problems},
+		{"maps", maps_json(s.maps)},
+	};
+}
+
+SampleData parse_samples(const json &j, const std::string &bytes, std::size_t data_start,
+			 std::uint64_t data_len, std::size_t objects)
+{
+	SampleData s;
+
+	if (!j.is_object())
+		throw FormatError("record file: \"samples\" is not an object");
+	const std::string enc = get<std::string>(j, "encoding", "");
+	if (enc != "kprofile-stream-records")
+		throw FormatError("record file: unknown sample encoding \"" + enc + "\"");
+	const auto off = get<std::uint64_t>(j, "data_offset", 0);
+	const auto len = get<std::uint64_t>(j, "bytes", 0);
+	if (off > data_len || len > data_len - off)
+		throw FormatError("record file is truncated (sample data)");
+	s.present = true;
+	s.callchain = get<bool>(j, "callchain", false);
+	s.mode = get<std::uint32_t>(j, "mode", 0);
+	s.ring_pages = get<std::uint32_t>(j, "ring_pages", 0);
+	s.max_frames = get<std::uint32_t>(j, "max_frames", 0);
+	s.lost = get<std::uint64_t>(j, "lost", 0);
+	s.untracked = get<std::uint64_t>(j, "untracked", 0);
+	s.not_dumpable = get<std::uint64_t>(j, "not_dumpable", 0);
+	s.filtered = get<std::uint64_t>(j, "filtered", 0);
+	s.problems = get<std::vector<std::string>>(j, "problems", {});
+	s.maps = maps_from_json(get<json>(j, "maps", json::array()), objects);
+
+	const char *p = bytes.data() + data_start + off;
+	std::uint64_t pos = 0;
+	while (pos < len) {
+		Decoded d = decode_record(p + pos, static_cast<std::size_t>(len - pos));
+		if (!d.error.empty())
+			throw FormatError("record file: sample data at byte " + std::to_string(pos) +
+					  ": " + d.error);
+		pos += d.size;
+		if (!d.record)
+			continue;
+		if (auto *smp = std::get_if<SampleRecord>(&*d.record))
+			s.samples.push_back(std::move(*smp));
+		else
+			s.tasks.push_back(std::get<TaskRecord>(std::move(*d.record)));
+	}
+	// The writer merges them in time order; a file that is not stays
+	// readable.
+	auto by_time = [](const auto &a, const auto &b) { return a.time < b.time; };
+	std::stable_sort(s.samples.begin(), s.samples.end(), by_time);
+	std::stable_sort(s.tasks.begin(), s.tasks.end(), by_time);
+	std::stable_sort(s.maps.begin(), s.maps.end(), by_time);
+	if (s.samples.size() != get<std::uint64_t>(j, "samples", s.samples.size()) ||
+	    s.tasks.size() != get<std::uint64_t>(j, "tasks", s.tasks.size()))
+		throw FormatError("record file: the sample section holds other counts than its "
+				  "header says");
+	return s;
+}
+
+} // namespace kprofile::record

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+// sample_recorder.cpp - the sample stream of record -g.
+#include "record/sample_recorder.h"
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fmt/format.h>
+
+#include "errors.h"
+
+namespace kprofile::record {
+
+namespace {
+
+std::uint32_t mode_of(const SampleOptions &o)
+{
+	if (o.user && o.kernel)
+		return KPROFILE_MODE_BOTH;
+	return o.kernel ? KPROFILE_MODE_KERNEL : KPROFILE_MODE_USER;
+}
+
+} // namespace
+
+SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook book)
+	: opts_(std::move(opts)), book_(std::move(book))
+{
+	if (opts_.sources.empty() || opts_.sources.size() > KPROFILE_STREAM_MAX_SOURCES)
+		throw Failure(usage_error(fmt::format("record -g samples 1 to {} sources at once, "
+						      "not {}", KPROFILE_STREAM_MAX_SOURCES,
+						      opts_.sources.size()),
+					  {"record the others in another run"}));
+	StreamRequest req;
+	req.target = opts_.target;
+	req.pid = opts_.target == KPROFILE_TARGET_PID ? opts_.pid : 0;
+	req.flags = KPROFILE_STREAM_CALLCHAIN;
+	if (opts_.inherit && opts_.target != KPROFILE_TARGET_SYSTEM)
+		req.flags |= KPROFILE_STREAM_INHERIT;
+	req.mode = mode_ = mode_of(opts_);
+	req.sources = opts_.sources;
+	req.max_frames = opts_.max_frames;
+	req.ring_pages = opts_.ring_pages;
+	try {
+		stream_ = Stream::create(dev, req);
+	} catch (const Failure &f) {
+		const int err = f.error().err;
+		// Kernel samples need CAP_PERFMON: without it, record user
+		// mode, as the bucket profiles leave the kernel out.
+		if (req.mode != KPROFILE_MODE_BOTH || opts_.kernel_required ||
+		    (err != EPERM && err != EACCES) || opts_.target == KPROFILE_TARGET_SYSTEM)
+			throw;
+		req.mode = mode_ = KPROFILE_MODE_USER;
+		stream_ = Stream::create(dev, req);
+		notes_.push_back("kernel frames not sampled: kernel-mode samples need CAP_PERFMON "
+				 "(run as root for them)");
+	}
+}
+
+void SampleRecorder::start(pid_t root)
+{
+	stream_->start();
+	if (root > 0)
+		book_.read(root);
+}
+
+bool SampleRecorder::cpu_wanted(std::uint32_t cpu) const
+{
+	if (opts_.cpus.empty())
+		return true;
+	return cpu / 8 < opts_.cpus.size() && (opts_.cpus[cpu / 8] >> (cpu % 8) & 1);
+}
+
+void SampleRecorder::take(std::vector<StreamRecord> &batch)
+{
+	// Rings are drained one after the other: put the batch in time order
+	// first, so a fork is seen before its child's exec.
+	auto time_of = [](const StreamRecord &r) {
+		return std::visit([](const auto &x) { return x.time; }, r);
+	};
+	std::stable_sort(batch.begin(), batch.end(),
+			 [&](const StreamRecord &a, const StreamRecord &b) {
+				 return time_of(a) < time_of(b);
+			 });
+	for (auto &r : batch) {
+		if (auto *t = std::get_if<TaskRecord>(&r)) {
+			switch (t->kind) {
+			case TaskKind::Fork:
+				book_.fork(t->pid);
+				break;
+			case TaskKind::Exec:
+				book_.exec(t->pid, t->time);
+				break;
+			case TaskKind::Exit:
+				book_.exit(t->pid);
+				break;
+			}
+			tasks_.push_back(std::move(*t));
+			continue;
+		}
+		auto &s = std::get<SampleRecord>(r);
+		if (!cpu_wanted(s.cpu)) {
+			filtered_++;
+			continue;
+		}
+		if (s.user_mode() && s.frames.empty())
+			book_.need(s.pid, s.ip);
+		for (std::size_t i = s.nr_kernel; i < s.frames.size(); i++)
+			book_.need(s.pid, s.frames[i]);
+		samples_.push_back(std::move(s));
+	}
+	batch.clear();
+}
+
+void SampleRecorder::poll()
+{
+	std::vector<StreamRecord> batch;
+
+	stream_->drain([&](StreamRecord &&r) { batch.push_back(std::move(r)); });
+	take(batch);
+}
+
+void SampleRecorder::stop()
+{
+	if (!stream_->started())
+		return;
+	stream_->stop();
+	poll();
+	const kprofile_stream_info si = stream_->info();
+	lost_ = si.lost;
+	untracked_ = si.untracked;
+	not_dumpable_ = si.not_dumpable;
+	problems_ = stream_->problems();
+	if (si.flags & KPROFILE_PROFILE_EXEC_STOPPED)
+		notes_.push_back("a followed process executed a set-user-ID program: it was not "
+				 "sampled from there on");
+	if (untracked_)
+		notes_.push_back(fmt::format("{} processes started by followed ones could not be "
+					     "sampled (the stream follows 4096 at a time)",
+					     untracked_));
+	if (not_dumpable_)
+		notes_.push_back(fmt::format("{} samples were not recorded: the process was not "
+					     "dumpable", not_dumpable_));
+	for (const auto &p : problems_)
+		notes_.push_back(p);
+}
+
+SampleData SampleRecorder::data(const std::function<int(const std::string &)> &object_index) const
+{
+	SampleData d;
+	auto by_time = [](const auto &a, const auto &b) { return a.time < b.time; };
+
+	d.present = true;
+	d.callchain = true;
+	d.mode = mode_;
+	d.ring_pages = stream_->request().ring_pages;
+	d.max_frames = stream_->request().max_frames;
+	const kprofile_stream_info si = stream_->info();
+	if (si.ring_pages)
+		d.ring_pages = si.ring_pages;
+	d.lost = lost_;
+	d.untracked = untracked_;
+	d.not_dumpable = not_dumpable_;
+	d.filtered = filtered_;
+	d.problems = problems_;
+	d.samples = samples_;
+	std::stable_sort(d.samples.begin(), d.samples.end(), by_time);
+	d.tasks = tasks_;
+	std::stable_sort(d.tasks.begin(), d.tasks.end(), by_time);
+	d.maps = book_.resolve(object_index);
+	return d;
+}
+
+std::vector<KernelSymbolRecord> kernel_symbols_for_samples(const std::vector<SampleRecord> &samples,
+							   const std::vector<KernelSymbolRecord> &all)
+{
+	std::vector<std::uint64_t> addrs;
+
+	for (const auto &s : samples) {
+		for (std::size_t i = 0; i < s.nr_kernel && i < s.frames.size(); i++)
+			addrs.push_back(i ? s.frames[i] - 1 : s.frames[i]);
+		if (!s.user_mode() && s.frames.empty())
+			addrs.push_back(s.ip);
+	}
+	std::sort(addrs.begin(), addrs.end());
+	addrs.erase(std::unique(addrs.begin(), addrs.end()), addrs.end());
+	std::vector<KernelSymbolRecord> out;
+	for (std::size_t i = 0; i < all.size() && !addrs.empty(); i++) {
+		std::uint64_t end = all[i].addr + all[i].size;
+		if (!all[i].size)
+			end = i + 1 < all.size() && all[i + 1].addr > all[i].addr ? all[i + 1].addr :
+			      all[i].addr + 1;
+		auto it = std::lower_bound(addrs.begin(), addrs.end(), all[i].addr);
+		if (it != addrs.end() && *it < end) {
+			KernelSymbolRecord k = all[i];
+			k.size = end - k.addr;
+			out.push_back(std::move(k));
+		}
+	}
+	return out;
+}
+
+} // namespace kprofile::record
