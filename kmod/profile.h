@@ -298,6 +298,28 @@ struct kp_sample {
 	bool dumpable;
 };
 
+/**
+ * kp_mode_counts() - whether an interrupt in user (@user) or kernel mode
+ *	counts for a profile or stream of privilege mode @mode.
+ * @mode: enum kprofile_mode; TABLE and BOTH count both.
+ * @user: the interrupted context was user mode.
+ *
+ * Context: any, NMI included.
+ *
+ * Return: true when it counts.
+ */
+static inline bool kp_mode_counts(enum kprofile_mode mode, bool user)
+{
+	switch (mode) {
+	case KPROFILE_MODE_USER:
+		return user;
+	case KPROFILE_MODE_KERNEL:
+		return !user;
+	default:
+		return true;
+	}
+}
+
 /* profile.c */
 int kp_profile_set_init(struct kp_profile_set *set,
 			const struct kp_sources *sources, struct kp_pmu *pmu);

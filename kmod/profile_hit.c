@@ -33,18 +33,6 @@
 #include "compat.h"
 #include "profile.h"
 
-static bool kp_profile_mode_ok(const struct kp_profile *p, bool user)
-{
-	switch (p->mode) {
-	case KPROFILE_MODE_USER:
-		return user;
-	case KPROFILE_MODE_KERNEL:
-		return !user;
-	default:
-		return true;
-	}
-}
-
 /* The counter of bucket @idx: pages are pinned, so in the direct map. */
 static atomic_t *kp_profile_bucket(const struct kp_profile_buf *buf, u64 idx)
 {
@@ -85,7 +73,7 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 		this_cpu_inc(p->stat->not_dumpable);
 		return;
 	}
-	if (!kp_profile_mode_ok(p, s->user)) {
+	if (!kp_mode_counts(p->mode, s->user)) {
 		this_cpu_inc(p->stat->wrong_mode);
 		return;
 	}

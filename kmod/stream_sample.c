@@ -144,18 +144,6 @@ static bool kp_stream_hides(const struct kp_stream *st,
 	       (st->target == KPROFILE_TARGET_SELF && s->mm != st->mm);
 }
 
-static bool kp_stream_mode_ok(const struct kp_stream *st, bool user)
-{
-	switch (st->mode) {
-	case KPROFILE_MODE_USER:
-		return user;
-	case KPROFILE_MODE_KERNEL:
-		return !user;
-	default:
-		return true;
-	}
-}
-
 /* Write one sample into this CPU's ring of @st. */
 static void kp_stream_sample_one(struct kp_stream *st,
 				 const struct kp_sample *s,
@@ -172,7 +160,7 @@ static void kp_stream_sample_one(struct kp_stream *st,
 		local64_inc(&ring->not_dumpable);
 		return;
 	}
-	if (!kp_stream_mode_ok(st, s->user))
+	if (!kp_mode_counts(st->mode, s->user))
 		return;
 	time = ktime_get_mono_fast_ns();
 	if (st->scratch && regs) {
