@@ -208,7 +208,9 @@ class ThreadEntry:
 
 
 class _FdObject:
-    """An object the module returned as a file descriptor."""
+    """An object the module returned as a file descriptor (a Profile, a
+    Reservation, a ThreadProfile, a stream.Stream); closed on close(), at
+    the end of a with block, or when collected."""
 
     def __init__(self, fd):
         self.fd = fd
@@ -225,9 +227,11 @@ class _FdObject:
         self.close()
 
     def __del__(self):
+        # BufferError: stream.Stream's close() found its mapping still
+        # exported (a view of it kept elsewhere).
         try:
             self.close()
-        except OSError:
+        except (OSError, BufferError):
             pass
 
 

@@ -21,12 +21,12 @@ release ask for.
 """
 import ctypes
 import mmap
-import os
 import struct
 from dataclasses import dataclass, field
 from typing import List
 
 from . import abi
+from .device import _FdObject, _ioctl
 
 _HEADER = struct.Struct("<II")
 _SAMPLE = struct.Struct("<IIQIiiIQIHH")
@@ -198,13 +198,13 @@ class StreamInfo:
     flags: int
 
 
-class Stream:
+class Stream(_FdObject):
     """A stream fd (KPROFILE_IOC_CREATE_STREAM) and its mapped rings.
     Created stopped; start() and stop() arm and disarm its sources;
     records() drains what the rings hold now."""
 
     def __init__(self, fd):
-        self.fd = fd
+        super().__init__(fd)
         self._map = None
         self.rings = []
         try:
@@ -219,7 +219,6 @@ class Stream:
             raise
 
     def info(self):
-        from .device import _ioctl
         si = abi.kprofile_stream_info()
         _ioctl(self.fd, "STREAM_INFO", si)
         return StreamInfo(si.nr_rings, si.ring_pages, si.page_size,
@@ -227,11 +226,9 @@ class Stream:
                           si.not_dumpable, si.flags)
 
     def start(self):
-        from .device import _ioctl
         _ioctl(self.fd, "START")
 
     def stop(self):
-        from .device import _ioctl
         _ioctl(self.fd, "STOP")
 
     def records(self):
@@ -257,18 +254,4 @@ class Stream:
         if self._map is not None:
             self._map.close()
             self._map = None
-        if self.fd is not None and self.fd >= 0:
-            os.close(self.fd)
-            self.fd = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except (OSError, BufferError):
-            pass
+        super().close()

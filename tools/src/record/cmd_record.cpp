@@ -25,21 +25,6 @@ namespace kprofile {
 
 namespace record {
 
-void fail(const std::exception &e)
-{
-	Error err;
-
-	err.what = e.what();
-	if (const auto *f = dynamic_cast<const Failure *>(&e)) {
-		throw *f;
-	} else if (dynamic_cast<const FormatError *>(&e)) {
-		err.code = ExitCode::Usage;
-	} else if (dynamic_cast<const std::invalid_argument *>(&e)) {
-		err.code = ExitCode::Usage;
-	}
-	throw Failure(std::move(err));
-}
-
 namespace {
 
 // The intervals used and, when record followed several processes, the

@@ -2,9 +2,7 @@
 // cmd_report.cpp - `kprofile report`: where the hits of a record file went.
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -73,20 +71,21 @@ std::string chosen_format(const ReportOptions &opts)
 
 void emit(const ReportOptions &opts, const std::string &bytes, bool binary)
 {
-	if (opts.output.empty() || opts.output == "-") {
-		if (binary && ::isatty(STDOUT_FILENO))
-			throw Failure(usage_error("a pprof profile is binary: not printed to a terminal",
-						  {"Redirect it (> prof.pb.gz) or give -o FILE; then "
-						   "`go tool pprof -top prof.pb.gz`."}));
-		print_out(bytes);
-		return;
-	}
-	std::ofstream out(opts.output, std::ios::binary | std::ios::trunc);
-	if (out)
-		out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-	if (!out || !out.flush())
-		throw Failure(errno_error(errno, "cannot write " + opts.output,
-					  {"choose another -o FILE or directory"}));
+	if ((opts.output.empty() || opts.output == "-") && binary && ::isatty(STDOUT_FILENO))
+		throw Failure(usage_error("a pprof profile is binary: not printed to a terminal",
+					  {"Redirect it (> prof.pb.gz) or give -o FILE; then "
+					   "`go tool pprof -top prof.pb.gz`."}));
+	write_output(opts.output, bytes);
+}
+
+// --objects: the per-object table first (tables only); --limit: the rows
+// kept (a table cuts its own rows).
+void objects_and_limit(const ReportOptions &opts, const std::string &format, Report &rep)
+{
+	if (opts.objects && format == "table")
+		print_out(render_objects(rep.objects) + "\n");
+	if (opts.limit && rep.rows.size() > opts.limit && format != "table")
+		rep.rows.resize(opts.limit);
 }
 
 CallGraph chosen_graph(const ReportOptions &opts)
@@ -156,10 +155,7 @@ void report_samples(const ReportOptions &opts, const std::string &format, const 
 	if (children)
 		order.insert(order.begin(), "children");
 	sort_rows(rep.rows, order);
-	if (opts.objects && format == "table")
-		print_out(render_objects(rep.objects) + "\n");
-	if (opts.limit && rep.rows.size() > opts.limit && format != "table")
-		rep.rows.resize(opts.limit);
+	objects_and_limit(opts, format, rep);
 	if (format == "json")
 		emit(opts, report_json(d, rep).dump(2) + "\n", false);
 	else if (format == "csv")
@@ -222,10 +218,7 @@ void run_report(const ReportOptions &opts)
 			order.push_back(dim == Dim::Object ? "object" : dim == Dim::Symbol ? "symbol"
 								    : "source");
 		sort_rows(rep.rows, order);
-		if (opts.objects && format == "table")
-			print_out(render_objects(rep.objects) + "\n");
-		if (opts.limit && rep.rows.size() > opts.limit && format != "table")
-			rep.rows.resize(opts.limit);
+		objects_and_limit(opts, format, rep);
 		if (format == "json")
 			emit(opts, report_json(d, rep).dump(2) + "\n", false);
 		else if (format == "folded")
@@ -250,8 +243,7 @@ void setup_report(CLI::App &cmd, Context &)
 {
 	auto opts = std::make_shared<record::ReportOptions>();
 
-	cmd.add_option("-i,--input", opts->input, "The record file (default kprofile.data)")
-		->type_name("FILE");
+	record::add_input_option(cmd, opts->input);
 	cmd.add_option("-o,--output", opts->output, "Write the report to FILE instead of stdout")
 		->type_name("FILE");
 	cmd.add_option("--format", opts->format,

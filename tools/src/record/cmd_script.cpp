@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 // cmd_script.cpp - `kprofile script`: dump a recording's samples with
 // their call stacks (record -g), as perf script does, or as JSON.
-#include <cerrno>
-#include <fstream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
@@ -27,20 +25,6 @@ struct ScriptArgs {
 	ScriptOptions view;
 };
 
-void write_out(const ScriptArgs &a, const std::string &text)
-{
-	if (a.output.empty() || a.output == "-") {
-		print_out(text);
-		return;
-	}
-	std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-	if (out)
-		out.write(text.data(), static_cast<std::streamsize>(text.size()));
-	if (!out || !out.flush())
-		throw Failure(errno_error(errno, "cannot write " + a.output,
-					  {"choose another -o FILE or directory"}));
-}
-
 void run_script(const ScriptArgs &a)
 {
 	try {
@@ -52,9 +36,9 @@ void run_script(const ScriptArgs &a)
 		FileResolver resolver({a.symfs, false});
 		SampleSymbols syms(d, resolver);
 		if (a.json)
-			write_out(a, script_json(d, syms, a.view).dump(2) + "\n");
+			write_output(a.output, script_json(d, syms, a.view).dump(2) + "\n");
 		else
-			write_out(a, render_script(d, syms, a.view));
+			write_output(a.output, render_script(d, syms, a.view));
 		if (d.samples.lost)
 			print_err(fmt::format("kprofile script: {} sample records were lost while "
 					      "recording (record with a larger -m/--mmap-pages or a "
@@ -73,8 +57,7 @@ void setup_script(CLI::App &cmd, Context &)
 {
 	auto a = std::make_shared<record::ScriptArgs>();
 
-	cmd.add_option("-i,--input", a->input, "The record file (default kprofile.data)")
-		->type_name("FILE");
+	record::add_input_option(cmd, a->input);
 	cmd.add_option("-o,--output", a->output, "Write to FILE instead of stdout")->type_name("FILE");
 	cmd.add_flag("--json", a->json,
 		     "Print one JSON document: samples with frames, task records, lost "

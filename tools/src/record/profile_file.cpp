@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "record/json_field.h"
 #include "record/sample_file.h"
 
 namespace kprofile::record {
@@ -45,34 +46,6 @@ std::uint64_t get_le(const std::string &in, std::size_t off, int bytes)
 	return v;
 }
 
-template <typename T>
-T field(const json &j, const char *key)
-{
-	auto it = j.find(key);
-
-	if (it == j.end())
-		throw FormatError(std::string("record file: missing key \"") + key + "\"");
-	try {
-		return it->get<T>();
-	} catch (const json::exception &) {
-		throw FormatError(std::string("record file: key \"") + key + "\" has the wrong type");
-	}
-}
-
-template <typename T>
-T field_or(const json &j, const char *key, T fallback)
-{
-	auto it = j.find(key);
-
-	if (it == j.end() || it->is_null())
-		return fallback;
-	try {
-		return it->get<T>();
-	} catch (const json::exception &) {
-		throw FormatError(std::string("record file: key \"") + key + "\" has the wrong type");
-	}
-}
-
 json machine_to_json(const MachineRecord &m)
 {
 	return {{"abi_version", m.abi_version}, {"interface", m.interface},
@@ -87,17 +60,17 @@ MachineRecord machine_from_json(const json &j)
 {
 	MachineRecord m;
 
-	m.abi_version = field_or<std::uint32_t>(j, "abi_version", 0);
-	m.interface = field_or<std::string>(j, "interface", "");
-	m.vendor = field_or<std::string>(j, "vendor", "");
-	m.family = field_or<std::uint32_t>(j, "family", 0);
-	m.model = field_or<std::uint32_t>(j, "model", 0);
-	m.perfmon_version = field_or<std::uint32_t>(j, "perfmon_version", 0);
-	m.num_counters = field_or<std::uint32_t>(j, "num_counters", 0);
-	m.counter_width = field_or<std::uint32_t>(j, "counter_width", 0);
-	m.num_cpus = field_or<std::uint32_t>(j, "num_cpus", 0);
-	m.reason = field_or<std::string>(j, "reason", "");
-	m.kernel_release = field_or<std::string>(j, "kernel_release", "");
+	m.abi_version = json_field_or<std::uint32_t>(j, "abi_version", 0);
+	m.interface = json_field_or<std::string>(j, "interface", "");
+	m.vendor = json_field_or<std::string>(j, "vendor", "");
+	m.family = json_field_or<std::uint32_t>(j, "family", 0);
+	m.model = json_field_or<std::uint32_t>(j, "model", 0);
+	m.perfmon_version = json_field_or<std::uint32_t>(j, "perfmon_version", 0);
+	m.num_counters = json_field_or<std::uint32_t>(j, "num_counters", 0);
+	m.counter_width = json_field_or<std::uint32_t>(j, "counter_width", 0);
+	m.num_cpus = json_field_or<std::uint32_t>(j, "num_cpus", 0);
+	m.reason = json_field_or<std::string>(j, "reason", "");
+	m.kernel_release = json_field_or<std::string>(j, "kernel_release", "");
 	return m;
 }
 
@@ -116,9 +89,9 @@ std::uint64_t count_nonzero(const std::vector<std::uint32_t> &buckets)
 void read_buckets(RangeRecord &rr, const json &r, std::uint32_t version, const std::string &bytes,
 		  std::size_t data_start, std::uint64_t data_len)
 {
-	const std::uint64_t n = field<std::uint64_t>(r, "buckets");
-	const std::uint64_t off = field<std::uint64_t>(r, "data_offset");
-	const std::string enc = version >= 2 ? field<std::string>(r, "encoding") : "dense";
+	const std::uint64_t n = json_field<std::uint64_t>(r, "buckets");
+	const std::uint64_t off = json_field<std::uint64_t>(r, "data_offset");
+	const std::string enc = version >= 2 ? json_field<std::string>(r, "encoding") : "dense";
 
 	if (off % 4 || off > data_len)
 		throw FormatError("record file is truncated (bucket data)");
@@ -132,7 +105,7 @@ void read_buckets(RangeRecord &rr, const json &r, std::uint32_t version, const s
 	}
 	if (enc != "sparse")
 		throw FormatError("record file: unknown bucket encoding \"" + enc + "\"");
-	const std::uint64_t nz = field<std::uint64_t>(r, "nonzero");
+	const std::uint64_t nz = json_field<std::uint64_t>(r, "nonzero");
 	if (nz > (data_len - off) / 8)
 		throw FormatError("record file is truncated (bucket data)");
 	// A sparse range expands to n counters: bound n (a hostile file
@@ -288,44 +261,46 @@ ProfileData parse(const std::string &bytes)
 	} catch (const json::exception &e) {
 		throw FormatError(std::string("record file header is not valid JSON: ") + e.what());
 	}
-	if (!header.is_object() || field_or<std::string>(header, "format", "") != "kprofile-record")
+	if (!header.is_object() ||
+	    json_field_or<std::string>(header, "format", "") != "kprofile-record")
 		throw FormatError("record file header does not describe a kprofile record");
 
 	const std::size_t data_start = kPreambleSize + header_len;
 	const std::uint64_t data_len = bytes.size() - data_start;
 
-	data.machine = machine_from_json(field_or<json>(header, "machine", json::object()));
-	data.target = field_or<std::string>(header, "target", "");
-	data.pid = field_or<std::int64_t>(header, "pid", 0);
-	data.command = field_or<std::vector<std::string>>(header, "command", {});
-	data.start_time = field_or<std::uint64_t>(header, "start_time", 0);
-	data.duration_ns = field_or<std::uint64_t>(header, "duration_ns", 0);
-	for (const auto &s : field<json>(header, "sources"))
-		data.sources.push_back({field<std::uint32_t>(s, "value"), field<std::string>(s, "name"),
-					field<std::uint32_t>(s, "interval"),
-					field_or<bool>(s, "timer", false)});
-	for (const auto &o : field<json>(header, "objects"))
-		data.objects.push_back({field<std::string>(o, "path"),
-					field_or<std::string>(o, "build_id", "")});
-	for (const auto &r : field<json>(header, "ranges")) {
+	data.machine = machine_from_json(json_field_or<json>(header, "machine", json::object()));
+	data.target = json_field_or<std::string>(header, "target", "");
+	data.pid = json_field_or<std::int64_t>(header, "pid", 0);
+	data.command = json_field_or<std::vector<std::string>>(header, "command", {});
+	data.start_time = json_field_or<std::uint64_t>(header, "start_time", 0);
+	data.duration_ns = json_field_or<std::uint64_t>(header, "duration_ns", 0);
+	for (const auto &s : json_field<json>(header, "sources"))
+		data.sources.push_back({json_field<std::uint32_t>(s, "value"),
+					json_field<std::string>(s, "name"),
+					json_field<std::uint32_t>(s, "interval"),
+					json_field_or<bool>(s, "timer", false)});
+	for (const auto &o : json_field<json>(header, "objects"))
+		data.objects.push_back({json_field<std::string>(o, "path"),
+					json_field_or<std::string>(o, "build_id", "")});
+	for (const auto &r : json_field<json>(header, "ranges")) {
 		RangeRecord rr;
-		auto kind = range_kind_from_name(field<std::string>(r, "kind"));
+		auto kind = range_kind_from_name(json_field<std::string>(r, "kind"));
 
 		if (!kind)
 			throw FormatError("record file: unknown range kind");
 		rr.kind = *kind;
-		rr.source = field<std::uint32_t>(r, "source");
-		rr.base = field<std::uint64_t>(r, "base");
-		rr.size = field<std::uint64_t>(r, "size");
-		rr.bucket_shift = field<std::uint32_t>(r, "bucket_shift");
-		rr.mode = field_or<std::uint32_t>(r, "mode", 0);
-		rr.object = field_or<int>(r, "object", -1);
-		rr.file_offset = field_or<std::uint64_t>(r, "file_offset", 0);
-		rr.hits = field_or<std::uint64_t>(r, "hits", 0);
-		rr.outside = field_or<std::uint64_t>(r, "outside", 0);
-		rr.unavailable = field_or<std::uint64_t>(r, "unavailable", 0);
-		rr.wrong_mode = field_or<std::uint64_t>(r, "wrong_mode", 0);
-		rr.pid = field_or<std::int64_t>(r, "pid", 0);
+		rr.source = json_field<std::uint32_t>(r, "source");
+		rr.base = json_field<std::uint64_t>(r, "base");
+		rr.size = json_field<std::uint64_t>(r, "size");
+		rr.bucket_shift = json_field<std::uint32_t>(r, "bucket_shift");
+		rr.mode = json_field_or<std::uint32_t>(r, "mode", 0);
+		rr.object = json_field_or<int>(r, "object", -1);
+		rr.file_offset = json_field_or<std::uint64_t>(r, "file_offset", 0);
+		rr.hits = json_field_or<std::uint64_t>(r, "hits", 0);
+		rr.outside = json_field_or<std::uint64_t>(r, "outside", 0);
+		rr.unavailable = json_field_or<std::uint64_t>(r, "unavailable", 0);
+		rr.wrong_mode = json_field_or<std::uint64_t>(r, "wrong_mode", 0);
+		rr.pid = json_field_or<std::int64_t>(r, "pid", 0);
 		if (rr.bucket_shift < 2 || rr.bucket_shift > 31)
 			throw FormatError("record file: bucket_shift out of range");
 		if (rr.object < -1 || rr.object >= static_cast<int>(data.objects.size()))
@@ -333,15 +308,15 @@ ProfileData parse(const std::string &bytes)
 		read_buckets(rr, r, data.version, bytes, data_start, data_len);
 		data.ranges.push_back(std::move(rr));
 	}
-	for (const auto &k : field_or<json>(header, "kernel_symbols", json::array()))
-		data.kernel_symbols.push_back({field<std::uint64_t>(k, "addr"),
-					       field_or<std::uint64_t>(k, "size", 0),
-					       field<std::string>(k, "name"),
-					       field_or<std::string>(k, "module", "")});
-	for (const auto &p : field_or<json>(header, "processes", json::array()))
-		data.processes.push_back({field<std::int64_t>(p, "pid"),
-					  field_or<std::int64_t>(p, "ppid", 0),
-					  field_or<std::string>(p, "comm", "")});
+	for (const auto &k : json_field_or<json>(header, "kernel_symbols", json::array()))
+		data.kernel_symbols.push_back({json_field<std::uint64_t>(k, "addr"),
+					       json_field_or<std::uint64_t>(k, "size", 0),
+					       json_field<std::string>(k, "name"),
+					       json_field_or<std::string>(k, "module", "")});
+	for (const auto &p : json_field_or<json>(header, "processes", json::array()))
+		data.processes.push_back({json_field<std::int64_t>(p, "pid"),
+					  json_field_or<std::int64_t>(p, "ppid", 0),
+					  json_field_or<std::string>(p, "comm", "")});
 	if (data.version >= 3 && header.contains("samples"))
 		data.samples = parse_samples(header["samples"], bytes, data_start, data_len,
 					     data.objects.size());

@@ -51,6 +51,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp
 	${KP_RECORD_DIR}/follow_pacer.cpp
+	${KP_RECORD_DIR}/commands.cpp
 	${KP_RECORD_DIR}/cmd_record.cpp
 	${KP_RECORD_DIR}/cmd_report.cpp
 	${KP_RECORD_DIR}/cmd_top.cpp

@@ -14,14 +14,6 @@ namespace kprofile::record {
 
 namespace {
 
-std::string frame(std::string s)
-{
-	for (auto &c : s)
-		if (c == ';' || c == '\n')
-			c = ':';
-	return s;
-}
-
 std::string csv_field(const std::string &s)
 {
 	if (s.find_first_of(",\"\r\n") == std::string::npos)
@@ -37,6 +29,14 @@ std::string csv_field(const std::string &s)
 
 } // namespace
 
+std::string folded_frame(std::string s)
+{
+	for (auto &c : s)
+		if (c == ';' || c == '\n')
+			c = ':';
+	return s;
+}
+
 std::string render_folded(const Report &report)
 {
 	std::set<std::uint32_t> sources;
@@ -50,15 +50,18 @@ std::string render_folded(const Report &report)
 			continue;
 		std::string stack;
 		if (sources.size() > 1)
-			stack += frame(r.source_name) + ";";
-		if (!r.comm.empty() || r.pid)
-			stack += frame(fmt::format("{}{}{}", r.comm, r.comm.empty() ? "" : "-",
-						   r.pid ? std::to_string(r.pid) : "")) + ";";
+			stack += folded_frame(r.source_name) + ";";
+		if (!r.comm.empty() || r.pid) {
+			const std::string process = fmt::format(
+				"{}{}{}", r.comm, r.comm.empty() ? "" : "-",
+				r.pid ? std::to_string(r.pid) : "");
+			stack += folded_frame(process) + ";";
+		}
 		if (!r.object.empty())
-			stack += frame(r.object) + ";";
-		stack += frame(r.symbol.empty() ? "[unknown]" : r.symbol);
+			stack += folded_frame(r.object) + ";";
+		stack += folded_frame(r.symbol.empty() ? "[unknown]" : r.symbol);
 		if (!r.srcline.empty())
-			stack += ";" + frame(r.srcline);
+			stack += ";" + folded_frame(r.srcline);
 		out += fmt::format("{} {}\n", stack, n);
 	}
 	return out;
@@ -92,30 +95,19 @@ std::string render_pprof(const ProfileData &data, const Report &report)
 	int timer_index = -1;
 	const SourceTotals *timer = nullptr;
 	for (const auto &s : report.sources) {
-		index[s.value] = p.sample_type_size();
-		auto *vt = p.add_sample_type();
-		vt->set_type(st.id(s.name));
-		vt->set_unit(st.id("count"));
+		index[s.value] = add_count_type(p, st, s.name);
 		if (s.timer && !timer)
 			timer = &s;
 	}
 	if (timer) {
-		timer_index = p.sample_type_size();
-		auto *vt = p.add_sample_type();
-		vt->set_type(st.id("cpu"));
-		vt->set_unit(st.id("nanoseconds"));
-		p.mutable_period_type()->set_type(st.id("cpu"));
-		p.mutable_period_type()->set_unit(st.id("nanoseconds"));
-		p.set_period(static_cast<std::int64_t>(timer->interval) * 100);
-		p.set_default_sample_type(st.id("cpu"));
+		timer_index = add_cpu_time_type(p, st, timer->interval);
 	} else if (!report.sources.empty()) {
 		const auto &s = report.sources.front();
 		p.mutable_period_type()->set_type(st.id(s.name));
 		p.mutable_period_type()->set_unit(st.id("count"));
 		p.set_period(s.interval);
 	}
-	p.set_time_nanos(static_cast<std::int64_t>(data.start_time) * 1000000000);
-	p.set_duration_nanos(static_cast<std::int64_t>(data.duration_ns));
+	set_profile_time(p, data);
 	p.add_comment(st.id("kprofile report: flat profile (bucket histograms, no call stacks)"));
 
 	std::map<std::string, std::uint64_t> mappings;	// object path -> id
@@ -126,12 +118,6 @@ std::string render_pprof(const ProfileData &data, const Report &report)
 		auto [it, added] = mappings.try_emplace(r.object_path, mappings.size() + 1);
 		if (!added)
 			return it->second;
-		Mapping *m = p.add_mapping();
-		m->set_id(it->second);
-		m->set_filename(st.id(r.object_path));
-		for (const auto &o : data.objects)
-			if (o.path == r.object_path && !o.build_id.empty())
-				m->set_build_id(st.id(o.build_id));
 		// The object's address range over the ranges that map it.
 		std::uint64_t lo = ~0ULL, hi = 0, off = 0;
 		for (const auto &rg : data.ranges) {
@@ -145,12 +131,7 @@ std::string render_pprof(const ProfileData &data, const Report &report)
 			}
 			hi = std::max(hi, rg.base + rg.size);
 		}
-		if (hi > lo) {
-			m->set_memory_start(lo);
-			m->set_memory_limit(hi);
-			m->set_file_offset(off);
-		}
-		m->set_has_functions(true);
+		add_mapping(p, st, it->second, r.object_path, data.objects, lo, hi, off);
 		return it->second;
 	};
 
@@ -161,27 +142,13 @@ std::string render_pprof(const ProfileData &data, const Report &report)
 		const std::uint64_t mapping = mapping_of(r);
 		auto [fit, fadded] = functions.try_emplace({r.object_path, r.symbol},
 							   functions.size() + 1);
-		if (fadded) {
-			Function *f = p.add_function();
-			f->set_id(fit->second);
-			f->set_name(st.id(r.symbol));
-			f->set_system_name(st.id(r.symbol));
-			f->set_filename(st.id(r.srcline.substr(0, r.srcline.rfind(':'))));
-		}
+		if (fadded)
+			add_function(p, st, fit->second, r.symbol, r.srcline);
 		const std::uint64_t addr = r.address.value_or(0);
 		auto [lit, ladded] = locations.try_emplace({r.object_path, r.symbol, addr, r.srcline},
 							   locations.size() + 1);
-		if (ladded) {
-			Location *l = p.add_location();
-			l->set_id(lit->second);
-			l->set_mapping_id(mapping);
-			l->set_address(addr);
-			Line *line = l->add_line();
-			line->set_function_id(fit->second);
-			auto colon = r.srcline.rfind(':');
-			if (colon != std::string::npos)
-				line->set_line(std::strtoll(r.srcline.c_str() + colon + 1, nullptr, 10));
-		}
+		if (ladded)
+			add_location(p, lit->second, mapping, addr, fit->second, r.srcline);
 		Sample *s = p.add_sample();
 		s->add_location_id(lit->second);
 		for (int i = 0; i < p.sample_type_size(); i++)

@@ -197,9 +197,14 @@ std::vector<Dim> default_dims(const Report &report)
 			comms.insert(r.comm);
 		srcline |= !r.srcline.empty();
 	}
+	return default_dims(comms.size(), srcline);
+}
+
+std::vector<Dim> default_dims(std::size_t commands, bool srcline)
+{
 	// Source stays with one source: scripts match "ProfileTime  obj  sym".
 	std::vector<Dim> dims = {Dim::Source};
-	if (comms.size() > 1)
+	if (commands > 1)
 		dims.push_back(Dim::Comm);
 	dims.push_back(Dim::Object);
 	dims.push_back(Dim::Symbol);

@@ -39,6 +39,10 @@ std::vector<Row> group_rows(const std::vector<Row> &rows, const std::vector<Dim>
 // them; --pid picks one).
 std::vector<Dim> default_dims(const Report &report);
 
+// That grouping for @commands distinct commands, with Srcline when
+// @srcline (default_dims(), and sample_default_dims() for samples).
+std::vector<Dim> default_dims(std::size_t commands, bool srcline);
+
 // What `report` and `top` show without --sort: @report's rows grouped by
 // default_dims(), hottest first.
 void default_view(Report &report);

@@ -10,21 +10,10 @@
 #include <fmt/format.h>
 
 #include "record/pprof_util.h"
+#include "record/report_export.h"
 #include "record/report_model.h"
 
 namespace kprofile::record {
-
-namespace {
-
-std::string folded_frame(std::string s)
-{
-	for (auto &c : s)
-		if (c == ';' || c == '\n')
-			c = ':';
-	return s;
-}
-
-} // namespace
 
 std::string render_sample_folded(const ProfileData &data, const SampleSymbols &syms,
 				 const std::vector<NamedSample> &samples)
@@ -66,33 +55,15 @@ std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &sy
 	for (const auto &s : data.sources) {
 		if (!used.count(s.value))
 			continue;
-		index[s.value] = p.sample_type_size();
-		auto *vt = p.add_sample_type();
-		vt->set_type(st.id(s.name));
-		vt->set_unit(st.id("count"));
+		index[s.value] = add_count_type(p, st, s.name);
 		if (s.timer && !timer)
 			timer = &s;
 	}
 	for (std::uint32_t v : used)	// a source the file does not describe
-		if (!index.count(v)) {
-			index[v] = p.sample_type_size();
-			auto *vt = p.add_sample_type();
-			vt->set_type(st.id(source_name(data, v)));
-			vt->set_unit(st.id("count"));
-		}
-	int timer_index = -1;
-	if (timer) {
-		timer_index = p.sample_type_size();
-		auto *vt = p.add_sample_type();
-		vt->set_type(st.id("cpu"));
-		vt->set_unit(st.id("nanoseconds"));
-		p.mutable_period_type()->set_type(st.id("cpu"));
-		p.mutable_period_type()->set_unit(st.id("nanoseconds"));
-		p.set_period(static_cast<std::int64_t>(timer->interval) * 100);
-		p.set_default_sample_type(st.id("cpu"));
-	}
-	p.set_time_nanos(static_cast<std::int64_t>(data.start_time) * 1000000000);
-	p.set_duration_nanos(static_cast<std::int64_t>(data.duration_ns));
+		if (!index.count(v))
+			index[v] = add_count_type(p, st, source_name(data, v));
+	const int timer_index = timer ? add_cpu_time_type(p, st, timer->interval) : -1;
+	set_profile_time(p, data);
 	p.add_comment(st.id("kprofile report: samples with call stacks (record -g)"));
 
 	// Mappings per object, spanning what the maps snapshots saw of it.
@@ -101,9 +72,6 @@ std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &sy
 		auto [it, added] = mappings.try_emplace(f.object_path, mappings.size() + 1);
 		if (!added)
 			return it->second;
-		Mapping *m = p.add_mapping();
-		m->set_id(it->second);
-		m->set_filename(st.id(f.object_path));
 		std::uint64_t lo = ~0ULL, hi = 0, off = 0;
 		for (const auto &snap : data.samples.maps)
 			for (const auto &sm : snap.mappings) {
@@ -115,15 +83,7 @@ std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &sy
 				}
 				hi = std::max(hi, sm.end);
 			}
-		for (const auto &o : data.objects)
-			if (o.path == f.object_path && !o.build_id.empty())
-				m->set_build_id(st.id(o.build_id));
-		if (hi > lo) {
-			m->set_memory_start(lo);
-			m->set_memory_limit(hi);
-			m->set_file_offset(off);
-		}
-		m->set_has_functions(true);
+		add_mapping(p, st, it->second, f.object_path, data.objects, lo, hi, off);
 		return it->second;
 	};
 	std::map<std::pair<std::string, std::string>, std::uint64_t> functions;
@@ -139,21 +99,10 @@ std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &sy
 		if (ladded) {
 			auto [func, added] = functions.try_emplace({f.object_path, f.symbol},
 								   functions.size() + 1);
-			if (added) {
-				Function *fn = p.add_function();
-				fn->set_id(func->second);
-				fn->set_name(st.id(f.symbol));
-				fn->set_system_name(st.id(f.symbol));
-				fn->set_filename(st.id(f.srcline.substr(0, f.srcline.rfind(':'))));
-			}
-			Location *l = p.add_location();
-			l->set_id(lit->second);
-			l->set_mapping_id(mapping_of(f));
-			l->set_address(f.address);
-			Line *line = l->add_line();
-			line->set_function_id(func->second);
-			if (auto colon = f.srcline.rfind(':'); colon != std::string::npos)
-				line->set_line(std::strtoll(f.srcline.c_str() + colon + 1, nullptr, 10));
+			if (added)
+				add_function(p, st, func->second, f.symbol, f.srcline);
+			add_location(p, lit->second, mapping_of(f), f.address, func->second,
+				     f.srcline);
 		}
 		fit->second = lit->second;
 		return fit->second;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "record/json_field.h"
 #include "record/profile_file.h"
 #include "record/record_codec.h"
 
@@ -16,16 +17,7 @@ namespace {
 template <typename T>
 T get(const json &j, const char *key, T fallback)
 {
-	auto it = j.find(key);
-
-	if (it == j.end() || it->is_null())
-		return fallback;
-	try {
-		return it->get<T>();
-	} catch (const json::exception &) {
-		throw FormatError(std::string("record file: samples key \"") + key +
-				  "\" has the wrong type");
-	}
+	return json_field_or<T>(j, key, std::move(fallback), "samples ");
 }
 
 json maps_json(const std::vector<MapsSnapshot> &maps)

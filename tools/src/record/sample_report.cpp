@@ -92,14 +92,7 @@ std::vector<Dim> sample_default_dims(const SampleSymbols &syms,
 		for (int f : n.frames)
 			srcline |= !syms.frame(f).srcline.empty();
 	}
-	std::vector<Dim> dims = {Dim::Source};
-	if (comms.size() > 1)
-		dims.push_back(Dim::Comm);
-	dims.push_back(Dim::Object);
-	dims.push_back(Dim::Symbol);
-	if (srcline)
-		dims.push_back(Dim::Srcline);
-	return dims;
+	return default_dims(comms.size(), srcline);
 }
 
 SampleView::SampleView(const ProfileData &data, const SampleSymbols &syms,
