@@ -107,6 +107,8 @@ def slowdown(recs, mode, cpus):
                "profiles": med([r.get("ranges") for r in rs]),
                "report_ms": med([r["report_ns"] / 1e6 for r in rs if "report_ns" in r]),
                "perf_lost": med([r.get("lost") for r in rs]),
+               "stream_samples": med([r.get("stream_samples") for r in rs]),
+               "stream_lost": med([r.get("stream_lost") for r in rs]),
                "perf_throttle": med([r.get("throttle") for r in rs]),
                "rounds": len(rs)}
         out.append(row)
@@ -119,17 +121,20 @@ def slowdown(recs, mode, cpus):
                      fmt(row["samples"]), fmt(row["yield"], "{:.3f}"),
                      fmt(row["tool_cpu_ms"]), fmt(row["file_bytes"]),
                      fmt(row["pinned_bytes"] and row["pinned_bytes"] / 1024),
-                     fmt(row["profiles"]), fmt(row["outside_ms"]), fmt(row["report_ms"])])
+                     fmt(row["profiles"]), fmt(row["outside_ms"]), fmt(row["report_ms"]),
+                     "-" if row["stream_samples"] is None else
+                     "%s (%s lost)" % (fmt(row["stream_samples"]), fmt(row["stream_lost"]))])
     table("[%s] 1. Workload slowdown under record (base: workload ms; others: overhead median "
           "[min, max])" % mode,
           ["prog", "T", "cfg", "overhead", "ns/sample", "wl-cpu ns/sample", "samples",
            "collected/expected", "tool CPU ms", "file B", "pinned KiB", "profiles",
-           "outside ms", "report ms"], rows)
+           "outside ms", "report ms", "-g samples"], rows)
     return out
 
 
 def kernel(recs, mode):
-    kr = [r for r in recs if r["section"] == "kernel"]
+    # The sample stream's rows have their own table (stream() below).
+    kr = [r for r in recs if r["section"] == "kernel" and "stream" not in r]
     none = {r["round"]: r for r in kr if r["cfg"] == "none"}
     cfgs = []
     for r in kr:
@@ -163,6 +168,80 @@ def kernel(recs, mode):
           "per sample; icount: = guest instructions)" % mode,
           ["cfg", "profiles", "of other process", "ns/sample", "[min, max]", "/ perf",
            "samples", "create+start ms", "stop+close ms"], rows)
+    return out
+
+
+STREAM_ROWS = [
+    ("perf", "perf cpu-clock event, IP|TID|TIME (reference)"),
+    ("kp1", "bucket path: 1 profile over the loop"),
+    ("s", "stream, no call stack"),
+    ("sg", "stream with call stack"),
+    ("sg30", "stream with call stack, 30 frames deeper"),
+    ("kp1s", "1 profile + stream, no call stack"),
+    ("kp1sg", "1 profile + stream with call stack"),
+]
+STREAM_CFGS = [c for c, _ in STREAM_ROWS if c.startswith("s") or c.startswith("kp1s")]
+
+
+def stream(recs, mode):
+    """Issue 13: the sample stream's kernel cost per sample against the
+    bucket path's, from the kernel section's kpbench runs.  ns/sample as
+    in table 2: (loop ns - the round's bare loop ns) / samples; "- bucket"
+    and "/ bucket" pair each round with the same round's kp1."""
+    kr = [r for r in recs if r["section"] == "kernel"]
+    none = {r["round"]: r for r in kr if r["cfg"] == "none"}
+    out, rows = [], []
+
+    def per_sample(r):
+        n = none.get(r["round"])
+        return (r["ns"] - n["ns"]) / r["samples"] if n and r["samples"] else None
+
+    bucket = {r["round"]: per_sample(r) for r in kr if r["cfg"] == "kp1"}
+    if not any(r.get("stream") for r in kr):
+        return out
+    for cfg, what in STREAM_ROWS:
+        rs = [r for r in kr if r["cfg"] == cfg]
+        if not rs:
+            continue
+        per = [per_sample(r) for r in rs]
+        over = [p - bucket[r["round"]] for p, r in zip(per, rs)
+                if p is not None and bucket.get(r["round"]) is not None]
+        rel = [p / bucket[r["round"]] for p, r in zip(per, rs)
+               if p is not None and bucket.get(r["round"])]
+        st = [r for r in rs if r.get("stream")]
+        row = {"cfg": cfg, "what": what, "stream": rs[0].get("stream"),
+               "chain": rs[0].get("chain"), "depth": rs[0].get("depth"),
+               "ns_per_sample": med(per), "range": rng(per),
+               "over_bucket": med(over), "over_bucket_range": rng(over),
+               "vs_bucket": med(rel), "vs_bucket_range": rng(rel),
+               "samples": med([r["samples"] for r in rs]),
+               "records": med([r["records"] for r in st]),
+               "lost": max([r["lost"] for r in st]) if st else None,
+               "frames": med([r["frames"] for r in st]),
+               "record_bytes": med([r["bytes"] / r["records"] for r in st if r["records"] > 0]),
+               "drain_ns_per_record": med([r["drain_ns"] / r["records"] for r in st
+                                           if r["records"] > 0]),
+               "start_ms": med([r["start_ns"] / 1e6 for r in rs]),
+               "stop_ms": med([r["stop_ns"] / 1e6 for r in rs]),
+               "rounds": len(rs)}
+        out.append(row)
+        r1, r2 = row["range"], row["vs_bucket_range"]
+        rows.append([cfg, what, fmt(row["ns_per_sample"]),
+                     "[%s, %s]" % (fmt(r1[0]), fmt(r1[1])) if r1 else "-",
+                     fmt(row["over_bucket"], "{:+.0f}"),
+                     "%s [%s, %s]" % (fmt(row["vs_bucket"], "{:.2f}"), fmt(r2[0], "{:.2f}"),
+                                      fmt(r2[1], "{:.2f}")) if r2 else "-",
+                     fmt(row["samples"]), fmt(row["records"]), fmt(row["lost"]),
+                     fmt(row["frames"], "{:.1f}"), fmt(row["record_bytes"]),
+                     fmt(row["drain_ns_per_record"]),
+                     fmt(row["start_ms"], "{:.1f}"), fmt(row["stop_ms"], "{:.1f}")])
+    table("[%s] 2b. Sample stream vs bucket path, kernel cost per sample (kpbench, ProfileTime "
+          "at the maximum rate, default frames and rings; ns of loop time per sample; icount: "
+          "= guest instructions; frames: call-stack entries per sample; reader: the drains "
+          "between loop slices, per record)" % mode,
+          ["cfg", "what", "ns/sample", "[min, max]", "- bucket", "/ bucket [min, max]",
+           "samples", "records", "lost", "frames", "B/record", "reader ns/record",
+           "create+start ms", "stop+close ms"], rows)
     return out
 
 
@@ -289,6 +368,15 @@ def check(recs_by_mode):
             else:
                 failed += 1
                 print("FAIL: bench %s: no %s measurements" % (mode, s))
+        # Issue 13's rows: the sample stream in the kernel section, and
+        # record -g in the slowdown section.
+        cfgs = {(r["section"], r.get("cfg")) for r in recs}
+        for s, cfg in [("kernel", c) for c in STREAM_CFGS] + [("slowdown", "kp1kg")]:
+            if (s, cfg) in cfgs:
+                passed += 1
+            else:
+                failed += 1
+                print("FAIL: bench %s: no %s %s measurements" % (mode, s, cfg))
         for r in recs:
             if r["section"] in ("machine", "timing"):
                 continue
@@ -297,6 +385,10 @@ def check(recs_by_mode):
                 ok = ok and r.get("samples", 0) > 0 and r.get("report_rc", 0) == 0
             if r["section"] == "kernel" and r["cfg"] != "none":
                 ok = ok and r.get("samples", 0) > 0
+            if r["section"] == "kernel" and "stream" in r:
+                ok = ok and r.get("records", 0) > 0 and r.get("lost", -1) == 0
+            if r["section"] == "slowdown" and r["cfg"] == "kp1kg":
+                ok = ok and r.get("stream_samples", 0) > 0 and r.get("stream_lost", -1) == 0
             if ok:
                 passed += 1
             else:
@@ -331,6 +423,7 @@ def main():
         res[mode] = {"mode": mode, "machine": mach,
                      "slowdown": slowdown(recs, mode, mach["cpus"]),
                      "kernel": kernel(recs, mode),
+                     "stream": stream(recs, mode),
                      "interrupts": interrupts(recs, mode),
                      "timing": {r["part"]: r["seconds"] for r in recs
                                 if r["section"] == "timing"},

@@ -5,7 +5,11 @@
 #   wl        the workload, static and non-PIE
 #   wldyn     the same workload, PIE, linked against 30 shared libraries
 #             lib/libwl00.so .. libwl29.so (found through RUNPATH $ORIGIN/lib)
-#   kpbench   the kernel-only cost (static)
+#   kpbench   the kernel-only cost (static; with frame pointers, so that
+#             its stream modes walk the stack a program built for `record
+#             -g` gives: kp_hot's ip, then main and whatever chain the
+#             frameless libc leaves; gcc 12 keeps no frame in the leaf
+#             kp_hot itself, as docs/profiles.md says)
 # Usage: testing/bench/build.sh [OUT]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +20,7 @@ cflags=(-O2 -g -Wall -Wextra -Werror)
 mkdir -p "$out/lib" "$out/gen"
 
 gcc "${cflags[@]}" -static -no-pie -pthread -o "$out/wl" "$here/progs/wl.c"
-gcc "${cflags[@]}" -static -no-pie -I"$root/include/uapi" -o "$out/kpbench" "$here/progs/kpbench.c"
+gcc "${cflags[@]}" -fno-omit-frame-pointer -static -no-pie -I"$root/include/uapi" -o "$out/kpbench" "$here/progs/kpbench.c"
 
 # 30 trivial libraries, and a header that calls each once (so every one is
 # mapped and its text executed, as in a real program's startup).

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The guest half of `make bench` (testing/bench/run.sh boots it).
 
-    guest.py MODE ROUNDS WORK [smoke]
+    guest.py MODE ROUNDS WORK [smoke] [sections=NAME,...]
 
 MODE is the machine (icount, mttcg), ROUNDS the interleaved repetitions,
 WORK the seconds of loop each workload thread runs; smoke: a subset that
-only shows every kind of measurement still works.  Every measurement is
+only shows every kind of measurement still works; sections: run only
+these of slowdown, kernel, interrupts (default all).  Every measurement is
 one line on stdout, "KPB <json>"; testing/bench/analyze.py turns them into
 the tables.  Within a section every round runs each configuration once,
 and the order rotates by one each round (A B C, B C A, ...), so slow
@@ -150,26 +151,31 @@ def max_interval():
     return int(kv(r["out"], "kpbench ").get("interval", 1221))
 
 
-def slowdown(rounds, iters, ivmax, groups, names, report_all=False):
-    """Section 1: workload slowdown under record, and per-sample cost."""
+def slowdown(rounds, iters, ivmax, groups, names, report_all=False, g_group=None):
+    """Section 1: workload slowdown under record, and per-sample cost.
+
+    kp1kg (`kprofile record -g` at 1 kHz: the buckets and a sample stream
+    with call stacks) runs in g_group only."""
     cfgs = {
         "base": None,
         "kp1k": ("kp", 10000),
+        "kp1kg": ("kpg", 10000),
         "kpmax": ("kp", ivmax),
         "pf1k": ("pf", 10000),
         "pfmax": ("pf", ivmax),
     }
     for rnd in range(rounds):
         for prog, threads in groups:
-            for name in rotated(names, rnd):
+            gnames = [n for n in names if n != "kp1kg" or (prog, threads) == g_group]
+            for name in rotated(gnames, rnd):
                 wl = [BIN + "/" + prog, str(threads), str(iters)]
                 kind = cfgs[name]
                 clock = CpuClock()
                 if kind is None:
                     argv = wl
-                elif kind[0] == "kp":
-                    argv = ["kprofile", "record", "-i", str(kind[1]), "-o", KP_FILE,
-                            "--"] + wl
+                elif kind[0] in ("kp", "kpg"):
+                    argv = (["kprofile", "record"] + (["-g"] if kind[0] == "kpg" else []) +
+                            ["-i", str(kind[1]), "-o", KP_FILE, "--"] + wl)
                 else:
                     argv = ["perf", "record", "-e", "cpu-clock", "-c",
                             str(kind[1] * 100), "-o", PF_FILE, "--"] + wl
@@ -182,11 +188,20 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False):
                        "wl_cpu_ns": int(w.get("cpu_ns", 0)),
                        "rate_hz": 0 if kind is None else 1e7 / kind[1],
                        "tool_cpu_ns": cpu_all - int(w.get("cpu_ns", 0))}
-                if kind and kind[0] == "kp":
+                if kind and kind[0] in ("kp", "kpg"):
                     # "[ kprofile record: N hits in P profiles over ..." (other
                     # summary lines may follow it)
                     m = re.search(r"\[ kprofile record: (\d+) hits in", r["err"])
                     rec["samples"] = int(m.group(1)) if m else 0
+                    if kind[0] == "kpg":
+                        # "[ kprofile record: S samples (C with call stacks),
+                        # T task records, L lost ]"
+                        m = re.search(r"\[ kprofile record: (\d+) samples \((\d+) with "
+                                      r"call stacks\), (\d+) task records, (\d+) lost",
+                                      r["err"])
+                        rec["stream_samples"] = int(m.group(1)) if m else 0
+                        rec["stream_stacks"] = int(m.group(2)) if m else 0
+                        rec["stream_lost"] = int(m.group(4)) if m else -1
                     rec.update(kp_file_info(KP_FILE))
                     rec["file_bytes"] = os.path.getsize(KP_FILE) if os.path.exists(KP_FILE) else 0
                 elif kind:
@@ -196,7 +211,7 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False):
                 # the maximum rate (smoke: on every file).
                 if kind and (report_all or (prog == "wl" and threads == 1 and
                                             name.endswith("max"))):
-                    rep = (["kprofile", "report", "-i", KP_FILE] if kind[0] == "kp" else
+                    rep = (["kprofile", "report", "-i", KP_FILE] if kind[0] != "pf" else
                            ["perf", "report", "--stdio", "-i", PF_FILE])
                     rr = run(rep)
                     rec["report_ns"] = rr["wall_ns"]
@@ -207,21 +222,41 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False):
                         os.unlink(f)
 
 
+# The sample stream's configurations (issue 13), beside the bucket path
+# (kp1): a self stream of ProfileTime at the maximum rate, default frames
+# and ring pages, without and with call stacks, alone and beside kp1's
+# profile, and with call stacks 30 frames deeper (kpbench's DEPTH, after
+# ITER).  kpbench drains the rings between ~4 ms slices of the loop.
+STREAM_CFGS = [("s", ["stream", "0"], []), ("sg", ["stream", "1"], []),
+               ("sg30", ["stream", "1"], ["30"]),
+               ("kp1s", ["kpstream", "0"], []), ("kp1sg", ["kpstream", "1"], [])]
+STREAM_INTS = ("chain", "depth", "hits", "hot", "records", "info_samples", "lost", "bytes",
+               "drain_ns", "slices")
+
+
 def kernel_cost(rounds, iters, ns_list):
-    """Section 2: kernel-only cost of a sample vs started profiles."""
-    cfgs = [("none", ["none"]), ("perf", ["perf"])]
+    """Section 2: kernel-only cost of a sample vs started profiles, and
+    the sample stream's against the bucket path."""
+    cfgs = [("none", ["none"], []), ("perf", ["perf"], [])]
     for n in ns_list:
-        cfgs.append(("kp%d" % n, ["kp", str(n), str(n // 2)]))
-    cfgs.append(("kp%do" % ns_list[-1], ["kp", str(ns_list[-1]), str(ns_list[-1] - 1)]))
+        cfgs.append(("kp%d" % n, ["kp", str(n), str(n // 2)], []))
+    cfgs.append(("kp%do" % ns_list[-1], ["kp", str(ns_list[-1]), str(ns_list[-1] - 1)], []))
+    cfgs += STREAM_CFGS
     for rnd in range(rounds):
-        for name, args in rotated(cfgs, rnd):
-            r = run([BIN + "/kpbench"] + args + [str(iters)])
+        for name, args, tail in rotated(cfgs, rnd):
+            r = run([BIN + "/kpbench"] + args + [str(iters)] + tail)
             k = kv(r["out"], "kpbench ")
-            emit(section="kernel", round=rnd, cfg=name, rc=r["rc"],
-                 n=int(k.get("n", 0)), other=int(k.get("other", 0)),
-                 interval=int(k.get("interval", 0)), ns=int(k.get("ns", 0)),
-                 samples=int(k.get("samples", 0)),
-                 start_ns=int(k.get("start_ns", 0)), stop_ns=int(k.get("stop_ns", 0)))
+            rec = dict(section="kernel", round=rnd, cfg=name, rc=r["rc"],
+                       n=int(k.get("n", 0)), other=int(k.get("other", 0)),
+                       interval=int(k.get("interval", 0)), ns=int(k.get("ns", 0)),
+                       samples=int(k.get("samples", 0)),
+                       start_ns=int(k.get("start_ns", 0)), stop_ns=int(k.get("stop_ns", 0)))
+            if args[0] in ("stream", "kpstream"):
+                rec["stream"] = args[0]
+                for key in STREAM_INTS:
+                    rec[key] = int(k.get(key, -1))
+                rec["frames"] = float(k.get("frames", 0))
+            emit(**rec)
 
 
 def interrupts(rounds, iters, ivmax, cpus, sleep_ms, pinned):
@@ -256,7 +291,11 @@ def interrupts(rounds, iters, ivmax, cpus, sleep_ms, pinned):
 
 def main():
     mode, rounds, work = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-    smoke = len(sys.argv) > 4 and sys.argv[4] == "smoke"
+    smoke = "smoke" in sys.argv[4:]
+    sections = None
+    for a in sys.argv[4:]:
+        if a.startswith("sections="):
+            sections = [x for x in a[len("sections="):].split(",") if x]
     os.makedirs(TMP, exist_ok=True)
     os.chdir(TMP)
     cpus = os.cpu_count() or 1
@@ -266,20 +305,22 @@ def main():
     pf_ver = run(["perf", "--version"])["out"].strip()
     emit(section="machine", mode=mode, cpus=cpus, rounds=rounds, work_s=work,
          iters=iters, interval_max=ivmax, kernel=os.uname().release,
-         kprofile=kp_ver, perf=pf_ver, smoke=smoke)
+         kprofile=kp_ver, perf=pf_ver, smoke=smoke, sections=sections)
     if smoke:
-        groups, names, ns_list = [("wldyn", 1)], ["base", "kp1k", "pfmax"], [1, 8]
+        groups, names, ns_list = [("wldyn", 1)], ["base", "kp1k", "kp1kg", "pfmax"], [1, 8]
     else:
         groups = [(p, t) for p in ("wl", "wldyn") for t in (1, 2)]
-        names = ["base", "kp1k", "kpmax", "pf1k", "pfmax"]
+        names = ["base", "kp1k", "kp1kg", "kpmax", "pf1k", "pfmax"]
         ns_list = [1, 8, 64, 256, 1024]
     t = time.monotonic()
     for name, fn in (("slowdown", lambda: slowdown(rounds, iters, ivmax, groups, names,
-                                                   smoke)),
+                                                   smoke, groups[0])),
                      ("kernel", lambda: kernel_cost(rounds, iters, ns_list)),
                      ("interrupts", lambda: interrupts(rounds, iters, ivmax, cpus,
                                                        max(100, int(work * 2000)),
                                                        not smoke))):
+        if sections is not None and name not in sections:
+            continue
         t0 = time.monotonic()
         fn()
         emit(section="timing", part=name, seconds=time.monotonic() - t0)

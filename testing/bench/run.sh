@@ -15,18 +15,23 @@
 #
 # Usage: testing/bench/run.sh [--smoke] [--machines "icount mttcg"]
 #                             [--rounds N] [--work SECONDS] [--tool BIN]
-#                             [--out DIR]
+#                             [--out DIR] [--sections "slowdown kernel interrupts"]
 #   --smoke   one round, tiny workloads, one boot of the default machine;
 #             checks that every measurement ran and prints
 #             "passed=N failed=M skipped=0" (make check's bench layer)
 #   --tool    measure this kprofile binary instead of building build/tool
 #             (e.g. a copy built from another commit, for before/after)
 #   --out     results in DIR (default build/bench, build/bench-smoke)
-# Environment: KPB_ROUNDS, KPB_WORK override the defaults (5, 0.3).
+#   --sections only these of guest.py's sections (default all; not with
+#             --smoke, which checks them all): e.g. --machines icount
+#             --sections kernel for the kernel-only per-sample costs
+# Environment: KPB_ROUNDS, KPB_WORK, KPB_SECTIONS override the defaults
+# (5, 0.3, all).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 out= smoke=0 machines="icount mttcg" rounds=${KPB_ROUNDS:-5} work=${KPB_WORK:-0.3} tool=
+sections=${KPB_SECTIONS:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -35,13 +40,20 @@ while [ $# -gt 0 ]; do
 	--work) work=$2; shift ;;
 	--tool) tool=$(realpath "$2"); shift ;;
 	--out) out=$(realpath -m "$2"); shift ;;
+	--sections) sections=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
 done
 if [ $smoke = 1 ]; then
-	machines=mttcg rounds=1 work=0.02
+	machines=mttcg rounds=1 work=0.02 sections=
 fi
+for s in $sections; do
+	case $s in
+	slowdown | kernel | interrupts) ;;
+	*) kp_die "unknown section $s (slowdown, kernel, interrupts)" ;;
+	esac
+done
 [ -x /usr/bin/perf ] || kp_die "no /usr/bin/perf: install linux-perf (testing/deps.sh)"
 
 [ -n "$out" ] || out=$KP_BUILD/bench
@@ -110,7 +122,7 @@ image_machine() {
 	mkdir -p "$out/$m"
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$m/initrd.gz" --kmod "$kmod" --release "$rel" \
 		--mode run --cpu intel --tool "$tool" --extra "$extra" \
-		--cmd "python3 /kp/bench/guest.py $m $rounds $work$([ $smoke = 1 ] && echo " smoke")"
+		--cmd "python3 /kp/bench/guest.py $m $rounds $work$([ $smoke = 1 ] && echo " smoke")$([ -n "$sections" ] && echo " sections=${sections// /,}")"
 }
 boot_machine() {
 	local m=$1 smp qemu rc=0

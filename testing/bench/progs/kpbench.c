@@ -16,9 +16,35 @@
  *                               N-1-OTHER of this process over ranges the
  *                               loop never reaches (misses)
  *
+ *   kpbench stream CHAIN ITER   a sample stream of this process
+ *                               (KPROFILE_IOC_CREATE_STREAM: ProfileTime at
+ *                               the maximum rate, user mode, the module's
+ *                               default frames and ring pages; CHAIN 1:
+ *                               KPROFILE_STREAM_CALLCHAIN), mapped, drained
+ *                               between slices of the loop (below)
+ *   kpbench kpstream CHAIN ITER the stream beside one profile over the loop
+ *                               (kp 1 0's): both take every interrupt
+ *   (either with a last argument DEPTH: the loop runs DEPTH calls deeper,
+ *   so that a call stack has DEPTH more frames to walk)
+ *
  * Prints one line: kpbench mode=... n=N other=OTHER interval=I ns=LOOP
  * samples=S start_ns=CREATE_AND_START stop_ns=STOP_AND_CLOSE_ALL
  * (samples: the hit profile's hits, or perf's sample records).
+ *
+ * The stream modes add: chain=CHAIN depth=DEPTH hits=H hot=K records=R
+ * info_samples=I lost=L frames=F bytes=B drain_ns=D slices=N.  The
+ * default ring (16 pages, 64 KiB a CPU) holds well under a second of
+ * samples at the maximum rate, so the loop runs in slices of about 4 ms
+ * and the rings are drained between them, as a record tool would: ns is
+ * the sum of the slices (the loop alone, as in the other modes), drain_ns
+ * the rest of the section (the drains and the clock reads around the
+ * slices).
+ * samples is the profile's hits (kpstream) or the stream's samples whose
+ * ip is in the loop (stream): the interrupts whose cost is in ns.  hot:
+ * the stream's samples in the loop; records: every sample record read;
+ * info_samples, lost: KPROFILE_IOC_STREAM_INFO after the stop; frames:
+ * call-stack entries per sample record (mean); bytes: sample record bytes
+ * read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +60,7 @@
 #include <unistd.h>
 
 #include <linux/kprofile.h>
+#include <linux/kprofile_stream.h>
 
 static volatile unsigned long sink;
 
@@ -44,6 +71,17 @@ __attribute__((noinline, aligned(4096))) unsigned long kp_hot(unsigned long n,
 		x = x * 6364136223846793005UL + 1442695040888963407UL;
 		__asm__ volatile("" : "+r"(x));
 	}
+	return x;
+}
+
+/* kp_hot, @depth frames down (each keeps its frame: it is no tail call). */
+__attribute__((noinline)) static unsigned long kp_deep(int depth, unsigned long n,
+						       unsigned long x)
+{
+	if (depth <= 0)
+		return kp_hot(n, x);
+	x = kp_deep(depth - 1, n, x);
+	__asm__ volatile("" : "+r"(x));
 	return x;
 }
 
@@ -200,6 +238,146 @@ static int run_perf(unsigned long iters)
 	return 0;
 }
 
+/* The stream's rings, as mapped, and what was read from them. */
+struct stream_reader {
+	unsigned char *map;
+	size_t map_bytes;
+	unsigned int nr_rings, ring_bytes;
+	unsigned long long records, hot, frames, bytes;
+};
+
+static void drain(struct stream_reader *r)
+{
+	const unsigned long lo = (unsigned long)kp_hot, hi = lo + 4096;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_rings; i++) {
+		struct kprofile_stream_page *pg = (void *)(r->map + (size_t)i * r->ring_bytes);
+		const unsigned char *data = (const unsigned char *)pg + pg->data_offset;
+		unsigned long long head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		unsigned long long tail = pg->data_tail;
+
+		while (tail < head) {
+			const struct kprofile_record_header *h =
+				(const void *)(data + tail % pg->data_size);
+
+			if (h->size < sizeof(*h) || h->size % 8 || h->size > head - tail) {
+				errno = EPROTO;
+				die("a malformed stream record");
+			}
+			if (h->type == KPROFILE_RECORD_SAMPLE) {
+				const struct kprofile_record_sample *s = (const void *)h;
+
+				r->records++;
+				r->hot += s->ip >= lo && s->ip < hi;
+				r->frames += s->nr_kernel + s->nr_user;
+				r->bytes += h->size;
+			}
+			tail += h->size;
+		}
+		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	}
+}
+
+static int run_stream(int with_profile, int chain, unsigned long iters, int depth)
+{
+	struct kprofile_create_stream c;
+	struct kprofile_stream_info info;
+	struct kprofile_profile_stats st;
+	struct stream_reader r;
+	__u32 source = KPROFILE_SOURCE_TIME;
+	unsigned long long loop_ns = 0, slices = 0;
+	unsigned long done = 0, slice = 1UL << 16, x = 1;
+	long long t0, t1, t2, t3, t4, ta, tb;
+	unsigned int interval;
+	int dev, sfd, pfd = -1;
+
+	if ((chain != 0 && chain != 1) || depth < 0 || depth > 1000)
+		return 2;
+	dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
+	if (dev < 0)
+		die("/dev/kprofile");
+	interval = max_rate_interval(dev);
+	memset(&c, 0, sizeof(c));
+	memset(&r, 0, sizeof(r));
+	memset(&st, 0, sizeof(st));
+	c.target = KPROFILE_TARGET_SELF;
+	c.flags = chain ? KPROFILE_STREAM_CALLCHAIN : 0;
+	c.mode = KPROFILE_MODE_USER;
+	c.nr_sources = 1;
+	c.sources = (unsigned long)&source;
+	t0 = now_ns();
+	if (with_profile)
+		pfd = create(dev, 0, (unsigned long)kp_hot, 4096);
+	sfd = ioctl(dev, KPROFILE_IOC_CREATE_STREAM, &c);
+	if (sfd < 0)
+		die("KPROFILE_IOC_CREATE_STREAM");
+	if (ioctl(sfd, KPROFILE_IOC_STREAM_INFO, &info))
+		die("KPROFILE_IOC_STREAM_INFO");
+	r.nr_rings = info.nr_rings;
+	r.ring_bytes = (1 + info.ring_pages) * info.page_size;
+	r.map_bytes = (size_t)r.nr_rings * r.ring_bytes;
+	r.map = mmap(NULL, r.map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
+	if (r.map == MAP_FAILED)
+		die("mmap the stream");
+	if (pfd >= 0 && ioctl(pfd, KPROFILE_IOC_START))
+		die("KPROFILE_IOC_START (profile)");
+	if (ioctl(sfd, KPROFILE_IOC_START))
+		die("KPROFILE_IOC_START (stream)");
+	t1 = now_ns();
+	/*
+	 * Slices of about 4 ms (the first 65536 iterations, then sized from
+	 * the loop's speed so far), each followed by a drain: the ring never
+	 * holds more than a few ms of samples.
+	 */
+	while (done < iters) {
+		unsigned long n = iters - done < slice ? iters - done : slice;
+
+		ta = now_ns();
+		x = kp_deep(depth, n, x);
+		tb = now_ns();
+		loop_ns += tb - ta;
+		done += n;
+		slices++;
+		drain(&r);
+		if (loop_ns > 0) {
+			slice = (unsigned long)((double)done * 4e6 / (double)loop_ns);
+			if (slice < 4096)
+				slice = 4096;
+		}
+	}
+	t2 = now_ns();
+	sink = x;
+	if (pfd >= 0 && ioctl(pfd, KPROFILE_IOC_PROFILE_STATS, &st))
+		die("KPROFILE_IOC_PROFILE_STATS");
+	t3 = now_ns();
+	if (ioctl(sfd, KPROFILE_IOC_STOP))
+		die("KPROFILE_IOC_STOP (stream)");
+	if (pfd >= 0 && ioctl(pfd, KPROFILE_IOC_STOP))
+		die("KPROFILE_IOC_STOP (profile)");
+	tb = now_ns();
+	/* The last records; stop_ns is the stops, unmap and close, not this. */
+	drain(&r);
+	if (ioctl(sfd, KPROFILE_IOC_STREAM_INFO, &info))
+		die("KPROFILE_IOC_STREAM_INFO");
+	ta = now_ns();
+	munmap(r.map, r.map_bytes);
+	close(sfd);
+	if (pfd >= 0)
+		close(pfd);
+	t4 = now_ns() - ta + tb;
+	printf("kpbench mode=%s n=%d other=0 interval=%u ns=%llu samples=%llu "
+	       "start_ns=%lld stop_ns=%lld chain=%d depth=%d hits=%llu hot=%llu records=%llu "
+	       "info_samples=%llu lost=%llu frames=%.2f bytes=%llu drain_ns=%lld slices=%llu\n",
+	       with_profile ? "kpstream" : "stream", with_profile ? 1 : 0, interval, loop_ns,
+	       with_profile ? (unsigned long long)st.hits : r.hot, t1 - t0, t4 - t3, chain, depth,
+	       (unsigned long long)st.hits, r.hot, r.records,
+	       (unsigned long long)info.samples, (unsigned long long)info.lost,
+	       r.records ? (double)r.frames / r.records : 0.0, r.bytes,
+	       (long long)(t2 - t1) - (long long)loop_ns, slices);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long long t1, t2;
@@ -216,6 +394,11 @@ int main(int argc, char **argv)
 		return run_perf(strtoul(argv[2], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "kp"))
 		return run_kp(atoi(argv[2]), atoi(argv[3]), strtoul(argv[4], NULL, 0));
-	fprintf(stderr, "usage: kpbench none ITER | perf ITER | kp N OTHER ITER\n");
+	if ((argc == 4 || argc == 5) &&
+	    (!strcmp(argv[1], "stream") || !strcmp(argv[1], "kpstream")))
+		return run_stream(!strcmp(argv[1], "kpstream"), atoi(argv[2]),
+				  strtoul(argv[3], NULL, 0), argc == 5 ? atoi(argv[4]) : 0);
+	fprintf(stderr, "usage: kpbench none ITER | perf ITER | kp N OTHER ITER | "
+		"stream CHAIN ITER [DEPTH] | kpstream CHAIN ITER [DEPTH]\n");
 	return 2;
 }
