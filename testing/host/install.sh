@@ -85,6 +85,9 @@ fi
 # source, or a module built for another kernel than KREL.  In a copy of
 # the tree whose sources are an hour old and whose build is now.
 ko=$KP_BUILD/kprofile.ko
+# make check builds the module in a directory of its own (build-module,
+# testing/kbuild.sh), not through make module: take that one.
+[ -f "$ko" ] || ko=$(ls -t "$KP_BUILD"/kmod-*/kmod/kprofile.ko 2>/dev/null | head -n1)
 if [ ! -x "$tool" ] || [ ! -f "$ko" ]; then
 	t_skip "make install with an up-to-date build" "no $tool or $ko (make module tool)"
 else
