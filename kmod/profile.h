@@ -160,6 +160,9 @@ struct kp_profile_stat {
  * @offline:  the CPU is going or gone offline: @timer is not started.
  * @expiries: expiries of @timer on this CPU since the set was made (a
  *	      debug count: which CPUs ProfileTime interrupted).
+ * @left:     what was left of the period when a switch stopped @timer; the
+ *	      next start runs only that, so profiled run time between
+ *	      switches adds up to whole periods (0: start a whole period).
  *
  * Written only on the CPU itself with interrupts off (profile_timer.c).
  */
@@ -169,6 +172,7 @@ struct kp_ptimer_cpu {
 	bool running;
 	bool offline;
 	u64 expiries;
+	ktime_t left;
 };
 
 /**
@@ -388,5 +392,6 @@ bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task);
 void kp_ptimer_cpu_online(struct kp_profile_set *set);
 void kp_ptimer_cpu_offline(struct kp_profile_set *set);
 enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer);
+void kp_ptimer_switch_this_cpu(struct kp_profile_set *set, bool on);
 
 #endif /* _KPROFILE_PROFILE_H */

@@ -138,6 +138,46 @@ static void kp_time_interval_next_period(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic64_read(&f->set.no_regs), 1LL);
 }
 
+/*
+ * A timer stopped at a context switch resumes with what was left of its
+ * period (perf's period_left), so a task's run time between switches adds
+ * up to whole periods; with a whole period at every start, a target that
+ * slept more often than the period lost the part before each sleep.  At
+ * the 100 ms maximum nothing expires in the test: 20 ms run, a switch out
+ * and back in, and less than 90 ms may be left.
+ */
+static void kp_time_period_carries_over(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	const s64 period = (s64)KP_TEST_TIME_MAX * 100;
+	struct kp_ptimer_cpu *tc;
+	unsigned long flags;
+	s64 left;
+
+	kp_pmu_fix_interval(f->pmu, TIME, KP_TEST_TIME_MAX);
+	/*
+	 * On one CPU; each switch as the sched_switch probe runs it, with
+	 * interrupts off; between them interrupts on, so that the clock
+	 * advances even where it is jiffies.
+	 */
+	preempt_disable();
+	tc = this_cpu_ptr(f->set.timers);
+	local_irq_save(flags);
+	kp_ptimer_switch_this_cpu(&f->set, true);
+	local_irq_restore(flags);
+	mdelay(20);
+	local_irq_save(flags);
+	kp_ptimer_switch_this_cpu(&f->set, false);
+	kp_ptimer_switch_this_cpu(&f->set, true);
+	left = ktime_to_ns(ktime_sub(hrtimer_get_expires(&tc->timer),
+				     ktime_get()));
+	kp_ptimer_switch_this_cpu(&f->set, false);
+	local_irq_restore(flags);
+	preempt_enable();
+	KUNIT_EXPECT_GT(test, left, 0LL);
+	KUNIT_EXPECT_LE(test, left, period - 10 * (s64)NSEC_PER_MSEC);
+}
+
 static u64 expiries(struct kp_prof_fix *f, unsigned int cpu)
 {
 	return READ_ONCE(per_cpu_ptr(f->set.timers, cpu)->expiries);
@@ -204,6 +244,7 @@ static struct kunit_case kp_profile_time_cases[] = {
 	KUNIT_CASE(kp_time_samples_kernel),
 	KUNIT_CASE(kp_time_refcount),
 	KUNIT_CASE(kp_time_interval_next_period),
+	KUNIT_CASE(kp_time_period_carries_over),
 	KUNIT_CASE(kp_time_only_where_target_runs),
 	{}
 };
