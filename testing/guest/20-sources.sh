@@ -54,7 +54,7 @@ is "$?" 1 "an unknown source number is a usage error (exit 1)"
 
 conf=$(kprofile sources --conflicts ProfileTime TotalIssues --json 2>&1)
 like "$conf" '"fits": false' "--conflicts: a counter source cannot be placed without a PMU"
-like "$conf" '"reason": "source 0x2: no profile interface' \
+like "$conf" '"reason": "ProfileTotalIssues \(0x02\): no profile interface' \
 	"--conflicts: the reason names the source and the missing interface"
 like "$(kprofile sources --conflicts time 2>&1)" 'ProfileTime +timer' \
 	"--conflicts: ProfileTime needs no counter"

@@ -223,9 +223,10 @@ else
 	nspid=$(sed -n 's/^NSpid:[[:space:]]*//p' "/proc/${p:-0}/status" 2>/dev/null | tr -s '\t ' ' ')
 	is "$(kv thread_enable "$out") $nspid" "EBUSY ${p:-?} 1" \
 		"R4c: refused in the initial namespace, the reason names that holder by its pid there ($p; NSpid: $nspid)"
-	# The holder itself (unshare only waits for it), whatever the reason said.
-	pkill -f 'kp-profile thread-hold' 2>/dev/null
-	kill "$nsholder" 2>/dev/null
+	# The holder itself (unshare only waits for it), whatever the reason
+	# said: it holds /dev/kprofile open, and 40-hwlayer's rmmod needs it
+	# gone.  busybox has killall, not pkill; no other kp-profile runs now.
+	killall kp-profile 2>/dev/null
 	wait "$nsholder" 2>/dev/null
 	echo 'module kprofile -p' >"$ddc"
 fi
