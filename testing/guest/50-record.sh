@@ -175,8 +175,8 @@ is "$n" 2 "pipeline: both spins of 'spin 1 | spin 1' are followed"
 kprofile report -i pipe.data --json >pipe.json 2>&1
 is "$(json pipe.json rows.0.symbol)" kp_spin_hot "pipeline: kp_spin_hot is on top"
 # make -j2's shape: short-lived children two at a time, three rounds.
-check "record -- sh -c '3 rounds of spin 0.3 & spin 0.3 & wait' exits 0" \
-	kprofile record -o j2.data -- sh -c 'for i in 1 2 3; do spin 0.3 & spin 0.3 & wait; done'
+check "record -- sh -c '3 rounds of spin 1 & spin 1 & wait' exits 0" \
+	kprofile record -o j2.data -- sh -c 'for i in 1 2 3; do spin 1 & spin 1 & wait; done'
 procs=$(kprofile report -i j2.data --processes -n 1 2>&1)
 n=$(printf '%s\n' "$procs" | awk '$1 ~ /^[0-9]+$/ && $2 != "-"' | grep -c .)
 is "$n" 6 "make -j2-like: the six short-lived children are each followed"

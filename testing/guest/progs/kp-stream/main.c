@@ -478,6 +478,8 @@ static int cmd_inherit(int inherit)
 		 KPROFILE_STREAM_CALLCHAIN |
 		 (inherit ? KPROFILE_STREAM_INHERIT : 0),
 		 KPROFILE_MODE_USER, time_src, 1);
+	/* The reader drains after the child is done: room for all of it. */
+	req.ring_pages = 256;
 	open_stream(&s, dev_fd(), &req);
 	if (pipe(p))
 		die("pipe");
@@ -529,6 +531,8 @@ static int cmd_exec(char **argv)
 	init_req(&req, KPROFILE_TARGET_SELF,
 		 KPROFILE_STREAM_CALLCHAIN | KPROFILE_STREAM_INHERIT,
 		 KPROFILE_MODE_USER, time_src, 1);
+	/* The reader drains after the child is done: room for all of it. */
+	req.ring_pages = 256;
 	open_stream(&s, dev_fd(), &req);
 	start(&s);
 	c = fork();
@@ -615,6 +619,8 @@ static int cmd_system(void)
 
 	init_req(&req, KPROFILE_TARGET_SYSTEM, KPROFILE_STREAM_CALLCHAIN,
 		 KPROFILE_MODE_BOTH, time_src, 1);
+	/* The reader drains after the child is done: room for all of it. */
+	req.ring_pages = 256;
 	open_stream(&s, dev_fd(), &req);
 	start(&s);
 	c = fork();
