@@ -146,8 +146,8 @@ is "$(json kids.json rows.0.symbol)" kp_spin_hot "children: the whole report's t
 # be found so late that its exec is not seen) and its hits counted (the
 # summing of exited processes' kernel ranges is
 # RecordProcess.ExitedKernelRangesMergePerComm).
-check "record -- sh -c 'for i in 1 2 3 4; do spin 0.5; done' exits 0" \
-	kprofile record -o seq.data -- sh -c 'for i in 1 2 3 4; do spin 0.5; done'
+check "record -- sh -c 'for i in 1 2 3 4; do spin 1; done' exits 0" \
+	kprofile record -o seq.data -- sh -c 'for i in 1 2 3 4; do spin 1; done'
 procs=$(kprofile report -i seq.data --processes -n 1 2>&1)
 n=$(printf '%s\n' "$procs" | awk '$1 ~ /^[0-9]+$/ && $2 != "-"' | grep -c .)
 is "$n" 4 "four short-lived children are each followed"
