@@ -103,8 +103,9 @@ else
 	make -s -C "$tree" man >/dev/null 2>&1
 	krel=$(/sbin/modinfo -F vermagic "$ko" | cut -d' ' -f1)
 	# What make install would build (-n: print, do not run; KDIR= so
-	# that KREL is KVER).
-	todo() { LC_ALL=C make -C "$tree" --no-print-directory -n install-prereqs KDIR= KVER="${1:-$krel}" 2>&1; }
+	# that KREL is KVER).  As a user types it: not as a sub-make of
+	# make check, whose MAKELEVEL would turn "make:" into "make[1]:".
+	todo() { LC_ALL=C env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make -C "$tree" --no-print-directory -n install-prereqs KDIR= KVER="${1:-$krel}" 2>&1; }
 	t_is "an up-to-date build: make install builds nothing" "$(todo)" \
 		"make: Nothing to be done for 'install-prereqs'."
 	t_check "make install DESTDIR=... in that tree (no build)" \
