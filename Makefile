@@ -40,11 +40,13 @@ module:
 		echo "module: $(BUILD)/kprofile.ko (for $(KDIR))"
 
 # The tool, when tools/ has its CMake project (KP_CCACHE=1: through ccache,
-# as make check builds it).
+# as make check builds it; debug info and __FILE__ name paths relative to the
+# tree, so that with CCACHE_BASEDIR a clone at another path hits too).
 tool:
 	@if [ -f tools/CMakeLists.txt ]; then \
 		cmake -S tools -B $(TOOL_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-			$(if $(KP_CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache) >/dev/null && \
+			$(if $(KP_CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+				-DCMAKE_CXX_FLAGS=-ffile-prefix-map=$(CURDIR)=.) >/dev/null && \
 		cmake --build $(TOOL_DIR) -j$(JOBS); \
 	else \
 		echo "tool: no tools/CMakeLists.txt yet; skipped"; \

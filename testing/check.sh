@@ -122,13 +122,14 @@ build_module() {
 	KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "/usr/src/linux-headers-$rel" KCFLAGS=-Werror
 }
 # The tool through ccache, its cache beside the kernels', so a fresh clone
-# at a path the cache has seen (CI's, from its second run) recompiles only
-# what changed; objects depend on their directory (debug info).
+# recompiles only what changed, wherever it is: CCACHE_BASEDIR makes the
+# compile lines relative, and make tool's -ffile-prefix-map (KP_CCACHE)
+# the debug info, which ccache would otherwise key by directory.
 # A crash of the build driver (on the development host, long-running
 # processes sometimes died of SIGSEGV at exit, every object built) is
 # retried once; a compile error fails again and stands.
 make_tool() {
-	CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache \
+	CCACHE_DIR=${KPROFILE_CACHE:-/var/cache/kprofile}/ccache CCACHE_BASEDIR=$KP_ROOT \
 		make -C "$KP_ROOT" --no-print-directory tool KP_CCACHE=1
 }
 build_tool() {

@@ -32,11 +32,14 @@ for name in "$@"; do
 	module_ok=1
 	grep -q '^kprofile ' /proc/modules || insmod "$KP_MODULE" || module_ok=0
 	echo "    # Subtest: $name"
+	t0=$(date +%s)
 	{
 		timeout "${KP_TEST_TIMEOUT:-600}" sh "./$name.sh" 2>&1
 		echo $? >/tmp/kp-rc
 	} | sed 's/^/    /'
 	rc=$(cat /tmp/kp-rc)
+	# Where a run's time goes (testing/README.md's per-script costs).
+	echo "    # $name took $(($(date +%s) - t0)) s"
 	if ! grep -q '^kprofile ' /proc/modules; then
 		echo "    # $name left kprofile.ko unloaded"
 		rc=1
