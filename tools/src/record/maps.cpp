@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // maps.cpp - /proc/PID/maps parsing and following.
 #include "record/maps.h"
+#include "record/proc_read.h"
 #include "record/text_scan.h"
 
 #include <algorithm>
@@ -85,22 +86,7 @@ std::vector<Mapping> read_maps(pid_t pid)
 	if (fd < 0)
 		throw std::system_error(errno, std::generic_category(), "cannot read " + path);
 	std::string text;
-	int err = 0;
-	for (;;) {
-		const std::size_t old = text.size();
-
-		text.resize(old + 65536);
-		const ssize_t n = ::read(fd, text.data() + old, 65536);
-		if (n < 0 && errno == EINTR) {
-			text.resize(old);
-			continue;
-		}
-		if (n < 0)
-			err = errno;
-		text.resize(old + (n > 0 ? static_cast<std::size_t>(n) : 0));
-		if (n <= 0)
-			break;
-	}
+	const int err = read_all(fd, text);
 	::close(fd);
 	if (err)
 		throw std::system_error(err, std::generic_category(), "cannot read " + path);

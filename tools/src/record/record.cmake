@@ -33,6 +33,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/sample_export.cpp
 	${KP_RECORD_DIR}/script_render.cpp
 	${KP_RECORD_DIR}/maps.cpp
+	${KP_RECORD_DIR}/proc_read.cpp
 	${KP_RECORD_DIR}/symbol_table.cpp
 	${KP_RECORD_DIR}/symbolize.cpp
 	${KP_RECORD_DIR}/resolver.cpp
@@ -81,6 +82,7 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 	add_executable(test_record
 		${KP_FIX}/../test_record_format.cpp
 		${KP_FIX}/../test_record_maps.cpp
+		${KP_FIX}/../test_record_proc_read.cpp
 		${KP_FIX}/../test_record_process.cpp
 		${KP_FIX}/../test_record_symbolize.cpp
 		${KP_FIX}/../test_record_split.cpp

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // symbolize.cpp - ELF symbol tables, build-ids, demangling, kallsyms.
 #include "record/symbolize.h"
+#include "record/proc_read.h"
 #include "record/text_scan.h"
 
 #include <cxxabi.h>
@@ -270,19 +271,7 @@ std::vector<KernelSymbolRecord> read_kallsyms()
 	if (fd < 0)
 		return {};
 	Fd guard(fd);
-	for (;;) {
-		const std::size_t old = text.size();
-
-		text.resize(old + (1 << 20));
-		const ssize_t n = ::read(fd, text.data() + old, 1 << 20);
-		if (n < 0 && errno == EINTR) {
-			text.resize(old);
-			continue;
-		}
-		text.resize(old + (n > 0 ? static_cast<std::size_t>(n) : 0));
-		if (n <= 0)
-			break;
-	}
+	read_all(fd, text);
 	return parse_kallsyms(text);
 }
 
