@@ -22,10 +22,19 @@
 #                       KP_RT_DEBUG_TESTS=all runs the whole suite there too.
 # The machine's own 6.1 is the build, kunit and vm layers.
 
+# matrix_debian_layers [--reverse]: the lines above, kernel by kernel, for
+# each kernel no other lane has taken.  make check's two lanes both call
+# it when their own layers are done, lane 1 from the first kernel and lane
+# 2 (--reverse) from the last, so that whichever lane is free takes the
+# next kernel (each kernel's lines stay together, in one lane).  A kernel
+# is taken by creating its directory in $logs (mkdir is atomic).
 matrix_debian_layers() {
-	local k cpu cpus def
-	for k in $(kp_kernels); do
+	local k cpu cpus def order
+	order=$(kp_kernels)
+	[ "${1:-}" = --reverse ] && order=$(printf '%s\n' $order | tac)
+	for k in $order; do
 		def=$(kp_debian_kernel "$k") || continue
+		mkdir "$logs/matrix-taken-$k" 2>/dev/null || continue
 		cpus=$(eval "$def"; echo "$cpus")
 		cpus=${KP_MATRIX_CPUS:-$cpus}
 		run_one "matrix-$k-build" "$KP_ROOT/testing/matrix/debian.sh" build "$k"
