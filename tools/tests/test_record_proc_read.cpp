@@ -101,3 +101,17 @@ TEST(RecordProcRead, AnInterruptedReadIsRetried)
 	::sigaction(SIGUSR1, &old, nullptr);
 	EXPECT_EQ(got, "after");
 }
+
+TEST(RecordProcRead, APathIsOpenedAndReadWhole)
+{
+	std::string text;
+	EXPECT_EQ(read_path("/proc/self/status", text), 0);
+	EXPECT_NE(text.find("\nPid:"), std::string::npos);
+	EXPECT_EQ(text.back(), '\n');
+
+	std::string kept = "kept";
+	EXPECT_EQ(read_path("/proc/self/no-such-file", kept), ENOENT);
+	EXPECT_EQ(kept, "kept");
+	EXPECT_EQ(read_path("/proc/self", kept), EISDIR);
+	EXPECT_EQ(kept, "kept");
+}

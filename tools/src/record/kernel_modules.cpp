@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 // kernel_modules.cpp - module text ranges from /proc/modules.
 #include "record/kernel_modules.h"
+#include "record/proc_read.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -60,12 +60,11 @@ std::vector<ModuleText> parse_modules(const std::string &text,
 
 std::vector<ModuleText> read_modules(const std::vector<KernelSymbolRecord> &syms)
 {
-	std::ifstream in("/proc/modules");
-	if (!in)
-		return {};
-	std::ostringstream ss;
-	ss << in.rdbuf();
-	return parse_modules(ss.str(), syms);
+	// Unreadable: no text, so no modules (parse_modules() of "").
+	std::string text;
+
+	read_path("/proc/modules", text);
+	return parse_modules(text, syms);
 }
 
 } // namespace kprofile::record

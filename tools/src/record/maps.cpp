@@ -81,14 +81,9 @@ std::vector<Mapping> parse_maps(const std::string &text)
 std::vector<Mapping> read_maps(pid_t pid)
 {
 	const std::string path = "/proc/" + std::to_string(pid) + "/maps";
-	const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		throw std::system_error(errno, std::generic_category(), "cannot read " + path);
 	std::string text;
-	const int err = read_all(fd, text);
-	::close(fd);
-	if (err)
+
+	if (const int err = read_path(path, text))
 		throw std::system_error(err, std::generic_category(), "cannot read " + path);
 	return parse_maps(text);
 }

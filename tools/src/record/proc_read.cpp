@@ -2,10 +2,13 @@
 // proc_read.cpp - read a /proc file whole (proc_read.h).
 #include "record/proc_read.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
+
+#include "unique_fd.h"
 
 namespace kprofile::record {
 
@@ -26,6 +29,15 @@ int read_all(int fd, std::string &out)
 			return 0;
 		out.append(buf.data(), static_cast<std::size_t>(n));
 	}
+}
+
+int read_path(const std::string &path, std::string &out)
+{
+	UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+
+	if (!fd)
+		return errno;
+	return read_all(fd.get(), out);
 }
 
 } // namespace kprofile::record

@@ -15,6 +15,10 @@ namespace kprofile::record {
 // string growing geometrically.
 int read_all(int fd, std::string &out);
 
+// The same for the file @path, opened here: 0, or the errno of the open
+// or of the read that failed.
+int read_path(const std::string &path, std::string &out);
+
 } // namespace kprofile::record
 
 #endif

@@ -1,28 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 // process_tree.cpp - children and busy processes, read from /proc.
 #include "record/process_tree.h"
+#include "record/proc_read.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <sstream>
+
+#include "unique_fd.h"
 
 namespace kprofile::record {
 
 namespace {
 
+// The file @path into @out: false when it cannot be opened (the process
+// is gone); what was read, maybe nothing, when a read fails.
 bool read_text(const std::string &path, std::string &out)
 {
-	std::ifstream in(path);
+	UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
 
-	if (!in)
+	if (!fd)
 		return false;
-	std::ostringstream ss;
-	ss << in.rdbuf();
-	out = ss.str();
+	out.clear();
+	read_all(fd.get(), out);
 	return true;
 }
 

@@ -3,6 +3,7 @@
 #include "record/symbolize.h"
 #include "record/proc_read.h"
 #include "record/text_scan.h"
+#include "unique_fd.h"
 
 #include <cxxabi.h>
 #include <fcntl.h>
@@ -25,22 +26,6 @@ namespace {
 
 struct FreeDeleter {
 	void operator()(char *p) const { std::free(p); }
-};
-
-class Fd {
-public:
-	explicit Fd(int fd) : fd_(fd) {}
-	~Fd()
-	{
-		if (fd_ >= 0)
-			::close(fd_);
-	}
-	Fd(const Fd &) = delete;
-	Fd &operator=(const Fd &) = delete;
-	int get() const { return fd_; }
-
-private:
-	int fd_;
 };
 
 struct ElfDeleter {
@@ -130,7 +115,7 @@ std::size_t add_symbols(Elf *elf, Elf64_Word type, SymbolTable &table)
 	return added;
 }
 
-ElfPtr open_elf(const Fd &fd)
+ElfPtr open_elf(const UniqueFd &fd)
 {
 	if (!elf_ready() || fd.get() < 0)
 		return nullptr;
@@ -163,7 +148,7 @@ std::string debug_file_path(const std::string &build_id, const std::string &root
 std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *error,
 					 const std::string &root)
 {
-	Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+	UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
 	if (fd.get() < 0) {
 		if (error)
 			*error = path + ": " + std::strerror(errno);
@@ -195,7 +180,7 @@ std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *e
 		// A separate debug file (Debian's -dbgsym packages) has the
 		// same addresses.
 		const std::string dbg = debug_file_path(obj.build_id_, root);
-		Fd dfd(::open(dbg.c_str(), O_RDONLY | O_CLOEXEC));
+		UniqueFd dfd(::open(dbg.c_str(), O_RDONLY | O_CLOEXEC));
 		ElfPtr delf = open_elf(dfd);
 		if (delf && add_symbols(delf.get(), SHT_SYMTAB, obj.symbols_))
 			obj.symbol_source_ = "debug:" + dbg;
@@ -216,7 +201,7 @@ std::optional<std::uint64_t> ElfObject::offset_to_vaddr(std::uint64_t offset) co
 
 std::string read_build_id(const std::string &path)
 {
-	Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+	UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
 	ElfPtr elf = open_elf(fd);
 
 	return elf ? build_id_of(elf.get()) : "";
@@ -265,13 +250,10 @@ std::vector<KernelSymbolRecord> parse_kallsyms(const std::string &text)
 
 std::vector<KernelSymbolRecord> read_kallsyms()
 {
-	const int fd = ::open("/proc/kallsyms", O_RDONLY | O_CLOEXEC);
+	// Unreadable: no text, so no symbols (parse_kallsyms() of "").
 	std::string text;
 
-	if (fd < 0)
-		return {};
-	Fd guard(fd);
-	read_all(fd, text);
+	read_path("/proc/kallsyms", text);
 	return parse_kallsyms(text);
 }
 
