@@ -81,19 +81,26 @@ if [ $stream = 1 ]; then
 	tail -n +1 -f "$raw" 2>/dev/null | grep --line-buffered -v '^KP-EXIT: ' &
 	tailpid=$!
 fi
-# A guest that resets before its kernel ran init (QEMU exits at once:
-# -no-reboot), with no kernel report on the console, never reached
-# kprofile: nothing of the project has run yet.  Seen once in about eight
-# boots of the debug kernel under a loaded host.  Boot it again, once,
-# and say so; the first console is kept as console.reset.
+# A guest that resets (QEMU exits at once: -no-reboot) or hangs (the
+# timeout) before its kernel ran init, with no kernel report on the
+# console, never reached kprofile: nothing of the project has run yet.
+# Seen under a loaded host with the debug kernel: a reset once in about
+# eight boots; a hang once, idle in its RCU-tasks self-test before init.
+# Boot it again, once, and say so; the first console is kept as
+# console.reset.
 for attempt in 1 2; do
 	status=0
 	timeout --foreground -k 10 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logs/qemu.log" 2>&1 || status=$?
-	[ $attempt = 1 ] && [ $status = 0 ] || break
+	[ $attempt = 1 ] || break
+	case $status in
+	0) what="reset" ;;
+	124 | 137) what="hung (${timeout}s)" ;;
+	*) break ;;
+	esac
 	grep -q '^KP-EXIT: ' "$raw" 2>/dev/null && break
 	grep -q 'Run /init as init process' "$console" 2>/dev/null && break
 	kp_scan_console "$console" >/dev/null 2>&1 || break
-	kp_log "the guest reset before running init (no kernel report; console: $console.reset): booting it again once"
+	kp_log "the guest $what before running init (no kernel report; console: $console.reset): booting it again once"
 	mv "$console" "$console.reset"
 	: >"$raw"
 done
