@@ -19,6 +19,10 @@ TOOL_DIR := $(BUILD)/tool
 KBUILD := $(CURDIR)/testing/kbuild.sh
 CPU ?= intel
 SHARE ?=
+# The machine of make vm-run and make demo: emulated (QEMU with the
+# emulated PMU of testing/qemu-pmu, built and cached on first use, and
+# Debian's perf in the guest) or none (no PMU, Debian's QEMU).
+PMU ?= emulated
 JOBS ?= 2
 export JOBS CMD
 
@@ -74,11 +78,11 @@ check: deps
 # Debian's kernel in QEMU, Intel then AMD CPU model: load the module and
 # run the tool's commands (the list: DEMO_CMDS in testing/demo.sh).
 demo: deps tool
-	@testing/demo.sh
+	@testing/demo.sh --pmu $(PMU)
 
-# make vm-run CMD='kprofile info' [CPU=intel|amd] [SHARE=DIR]
+# make vm-run CMD='kprofile info' [CPU=intel|amd] [SHARE=DIR] [PMU=emulated|none]
 vm-run: tool
-	@testing/vm/vm.sh --cpu $(CPU) $(if $(SHARE),--share $(SHARE)) --cmd "$$CMD"
+	@testing/vm/vm.sh --cpu $(CPU) --pmu $(PMU) $(if $(SHARE),--share $(SHARE)) --cmd "$$CMD"
 
 # The guest tests alone (both CPU models) and the KUnit suites alone.
 vmtest:
@@ -142,8 +146,8 @@ help:
 	@echo "make               the module (for KDIR=$(or $(KDIR),?: no build tree for $(KVER))) and the tool"
 	@echo "make module|tool   one of them"
 	@echo "make check         every test layer (installs what it needs)"
-	@echo "make demo          the module and tool in Debian's kernel under QEMU"
-	@echo "make vm-run CMD='...' [CPU=intel|amd] [SHARE=DIR]"
+	@echo "make demo [PMU=emulated|none]   the module and tool in Debian's kernel under QEMU"
+	@echo "make vm-run CMD='...' [CPU=intel|amd] [SHARE=DIR] [PMU=emulated|none]"
 	@echo "make load|unload   bare metal, as root"
 	@echo "make install|uninstall [DESTDIR=] [PREFIX=/usr/local]   module, tool, udev rule,"
 	@echo "                   group kprofile, modules-load.d, man pages, completion, Python"

@@ -4,7 +4,7 @@
 # make check: every test layer, one summary.
 #
 # Layers, in order (KP_LAYERS="build tool host kunit vm bench debugvm installvm
-# matrix static" selects):
+# pmu matrix static" selects):
 #   build   kprofile.ko for Debian's kernel builds with -Werror; the
 #           tool builds (when tools/ has its CMakeLists.txt)
 #   tool    the tool's GoogleTest unit tests (ctest)
@@ -21,6 +21,11 @@
 #   installvm make install on a Debian 12 system (debootstrap root, cached),
 #           a reboot, and a member of group kprofile using it
 #           (testing/installvm; issue 12's acceptance test)
+#   pmu     Debian's kernel on QEMU with the emulated PMU (testing/qemu-pmu,
+#           built and cached on first use), Linux's perf as the oracle
+#           (testing/pmu/guest): pmu-qemu (the build), pmu-intel, pmu-amd,
+#           pmu-amd-core (+perfctr-core), pmu-determinism (two one-vCPU
+#           boots sample alike); in the second lane, after installvm
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
@@ -43,7 +48,7 @@ set -uo pipefail
 . "$KP_ROOT/testing/matrix/kernels.sh"
 . "$KP_ROOT/testing/matrix/check.sh"
 
-layers=${KP_LAYERS:-build tool host kunit vm bench debugvm installvm matrix static}
+layers=${KP_LAYERS:-build tool host kunit vm bench debugvm installvm pmu matrix static}
 kp_kernels >/dev/null || exit 2
 logs=$KP_BUILD/check
 rm -rf "$logs"
@@ -274,13 +279,42 @@ lane_debug() {
 	if have installvm && kp_kernel_selected 6.1; then
 		run_counted installvm "$KP_ROOT/testing/installvm/run.sh"
 	fi
+	if have pmu && kp_kernel_selected 6.1; then
+		pmu_layer
+	fi
 	# Then the real Debian kernels lane 1 has not taken yet, from the
 	# last: the lanes end together.
 	if have matrix; then
 		matrix_debian_layers --reverse
 	fi
 }
-if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && { have debugvm || have installvm; }; then
+# The emulated-PMU layer (testing/pmu/run.sh): the emulator's build is one
+# test (a cold one takes minutes: over the budget, it is skipped, and so
+# is the rest), then one line per CPU model and the determinism check.
+# Without the emulator the other lines cannot run: they are not started,
+# the build's failure says why.
+pmu_layer() {
+	local m
+	if [ -z "${KP_QEMU_PMU:-}" ]; then
+		run_one pmu-qemu "$KP_ROOT/testing/qemu-pmu/build.sh"
+		if ! grep -q '^pmu-qemu 1 ' "$logs/counts"; then
+			echo "-- pmu-intel, pmu-amd, pmu-amd-core, pmu-determinism: not run (no emulator: pmu-qemu)"
+			return 0
+		fi
+	fi
+	for m in intel amd amd-core; do
+		KP_VM_EXPECT=$(pmu_scripts) run_counted "pmu-$m" vm_tap "pmu-$m" "$KP_ROOT/testing/pmu/run.sh" "$m"
+	done
+	KP_VM_EXPECT=determinism run_counted pmu-determinism vm_tap pmu-determinism \
+		"$KP_ROOT/testing/pmu/run.sh" --determinism
+}
+pmu_scripts() {
+	local t
+	for t in "$KP_ROOT"/testing/pmu/guest/[0-9][0-9]-*.sh; do
+		[ -f "$t" ] && basename "$t" .sh
+	done | tr '\n' ' '
+}
+if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && { have debugvm || have installvm || have pmu; }; then
 	echo "-- (the debug-kernel and installvm layers run beside these; their lines follow)"
 	lane_debug >"$logs/lane-debug.out" 2>&1 &
 	debug_pid=$!

@@ -6,8 +6,21 @@
 # report of hotcold, a bundled program with a hot and a cold function),
 # shut down.  Exits 0 when every
 # command worked under both models.
+#
+# Usage: testing/demo.sh [--pmu emulated|none]
+#   emulated (make demo's default): the machine with QEMU's emulated PMU
+#   (testing/qemu-pmu), where perf counts too (PERF_CMDS); none: no PMU
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
+
+pmu=none
+while [ $# -gt 0 ]; do
+	case $1 in
+	--pmu) pmu=$2; shift ;;
+	*) kp_die "unknown option $1" ;;
+	esac
+	shift
+done
 
 # The commands shown, in order: add each new tool command here.
 DEMO_CMDS=(
@@ -16,6 +29,10 @@ DEMO_CMDS=(
 	"kprofile sources"
 	"kprofile record -o /tmp/demo.data -- hotcold 1"
 	"kprofile report -i /tmp/demo.data -n 8"
+)
+# On the emulated-PMU machine, Debian's perf counting the same program.
+PERF_CMDS=(
+	"perf stat -e instructions:u,cycles:u,branches:u -- hotcold 1"
 )
 
 script='rc=0
@@ -26,6 +43,9 @@ echo
 '
 if command -v kprofile >/dev/null 2>&1 || [ -n "$(find "$KP_BUILD/tool" -maxdepth 3 -name kprofile -type f 2>/dev/null)" ]; then
 	for c in "${DEMO_CMDS[@]}"; do script+="run $c"$'\n'; done
+	if [ "$pmu" = emulated ]; then
+		for c in "${PERF_CMDS[@]}"; do script+="run $c"$'\n'; done
+	fi
 else
 	kp_log "the tool is not built: showing the raw info ioctl instead"
 	script+="run kp-ioctl info"$'\n'
@@ -34,8 +54,8 @@ script+='exit $rc'
 
 rc=0
 for cpu in intel amd; do
-	echo "=== Debian kernel, $cpu CPU model ($( [ $cpu = intel ] && echo Skylake-Client-v4 || echo EPYC)) ==="
-	"$KP_ROOT/testing/vm/vm.sh" --cpu "$cpu" --cmd "$script" || rc=$?
+	echo "=== Debian kernel, $cpu CPU model ($( [ $cpu = intel ] && echo Skylake-Client-v4 || echo EPYC)), PMU: $pmu ==="
+	"$KP_ROOT/testing/vm/vm.sh" --cpu "$cpu" --pmu "$pmu" --cmd "$script" || rc=$?
 	echo
 done
 [ $rc = 0 ] && echo "demo: done" || echo "demo: failed ($rc)"

@@ -17,11 +17,16 @@ pkgs=(
 	linux-source-6.1 xz-utils cpio
 	# the VM rig
 	qemu-system-x86 busybox-static
+	# QEMU with the emulated PMU (testing/qemu-pmu/build.sh): Debian's
+	# source, unpacked, built for x86_64-softmmu with 9p
+	meson ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev
+	libcap-ng-dev libattr1-dev dpkg-dev
 	# the kernel matrix (testing/matrix): pahole for modules against
 	# headers that ship vmlinux (BTF, 6.12+), debootstrap for the sid root
 	# that builds against 7.2 with sid's compiler
 	pahole debootstrap
-	# make bench: Debian's perf, bundled into the guest beside kprofile
+	# make bench and the emulated-PMU machine: Debian's perf, bundled
+	# into the guest beside kprofile
 	linux-perf
 	# static analysis (checkpatch.pl comes from the kernel source)
 	sparse perl

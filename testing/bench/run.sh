@@ -77,22 +77,10 @@ progs=$("$KP_ROOT/testing/bench/build.sh" "$out/progs" | tail -n1)
 extra=$out/extra
 rm -rf "$extra"
 mkdir -p "$extra/kp/bench/bin"
-# copy_with_libs FILE: FILE and its ldd libraries at the same paths.
-copy_one() {
-	mkdir -p "$extra$(dirname "$1")"
-	[ -e "$extra$1" ] || cp -L "$1" "$extra$1"
-}
-copy_with_libs() {
-	local lib
-	copy_one "$1"
-	for lib in $(ldd "$1" | grep -o '/[^ ]*'); do
-		copy_one "$lib"
-	done
-}
-copy_with_libs /usr/bin/perf
+kp_copy_with_libs "$extra" /usr/bin/perf
 cp -a "$progs/wl" "$progs/wldyn" "$progs/kpbench" "$progs/lib" "$extra/kp/bench/bin/"
 for lib in $(ldd "$progs/wldyn" | grep -o '/[^ ]*' | grep -v "^$progs"); do
-	copy_one "$lib"
+	kp_copy_with_libs "$extra" "$lib"
 done
 cp "$KP_ROOT/testing/bench/guest.py" "$extra/kp/bench/"
 /usr/bin/python3 - "$extra" <<'EOF'

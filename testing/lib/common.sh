@@ -72,3 +72,32 @@ kp_build_progs_locked() {
 	done
 	echo "$out"
 }
+
+# kp_copy_with_libs STAGE FILE: FILE and every shared library ldd names
+# for it, at the same paths under STAGE (a guest's root), copied once.
+kp_copy_with_libs() {
+	local stage=$1 file=$2 lib
+	for lib in "$file" $(ldd "$file" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
+# kp_bundle_perf STAGE: Debian's perf (linux-perf) with its libraries and
+# its perf-core directory (perf test's shell tests and attr files) under
+# STAGE, and what perf test calls that busybox lacks: bash (some shell
+# tests) and objdump ("Object code reading").
+kp_bundle_perf() {
+	local f
+	[ -x /usr/bin/perf ] || { kp_log "no /usr/bin/perf: install linux-perf (testing/deps.sh)"; return 1; }
+	kp_copy_with_libs "$1" /usr/bin/perf
+	if [ -d /usr/lib/perf-core ]; then
+		mkdir -p "$1/usr/lib"
+		cp -a /usr/lib/perf-core "$1/usr/lib/"
+	fi
+	for f in /bin/bash /usr/bin/objdump; do
+		[ -x "$f" ] && kp_copy_with_libs "$1" "$f"
+	done
+	return 0
+}

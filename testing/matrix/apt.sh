@@ -15,7 +15,16 @@
 #                               print a pins line for PACKAGE (its newest
 #                               version, or VERSION) to put in
 #                               testing/matrix/pins
-#   apt.sh mirror               print the mirror URI in use
+#   apt.sh source PACKAGE VERSION DSC_SHA256 DIR
+#                               download a source package of the machine's
+#                               own release (bookworm: deb-src lines for it,
+#                               its -updates and -security, in a second
+#                               private configuration, $KPROFILE_CACHE/apt-src)
+#                               into DIR, refusing a .dsc whose sha256
+#                               differs (its other files are checked
+#                               against the .dsc); prints the .dsc's path
+#   apt.sh mirror [security]    print the mirror URI in use (the security
+#                               archive's)
 #   apt.sh apt-get|apt-cache ARGS...   run apt with the private config
 set -euo pipefail
 
@@ -24,24 +33,32 @@ cache=${KPROFILE_CACHE:-/var/cache/kprofile}
 dir=$cache/apt
 pins=$here/pins
 suites=(bullseye bookworm-backports trixie sid)
+# apt.sh source: the machine's own release, whose source packages it fetches.
+src_release=bookworm
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 log() { echo "apt.sh: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-# The first Debian archive URI of the machine's apt sources (deb822 or
-# one-line format), not the security archive.
+# mirror [security]: the first Debian archive URI of the machine's apt
+# sources (deb822 or one-line format), not the security archive; with
+# "security", the first security archive URI (.../debian-security).
 mirror() {
-	local uri
+	local uri want=-v path='/debian/?$' what="Debian archive"
+	if [ "${1:-}" = security ]; then
+		want='' path='/debian-security/?$' what="Debian security archive"
+	fi
+	# shellcheck disable=SC2086
 	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
 		sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n' |
-		grep -v -- '-security' | grep -E '/debian/?$' | head -n1 || true)
+		grep $want -- '-security' | grep -E "$path" | head -n1 || true)
 	if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
+		# shellcheck disable=SC2086
 		uri=$(grep -E '^deb[[:space:]]' /etc/apt/sources.list |
-			grep -v -- '-security' | sed -E 's/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?//' |
-			awk '{print $1}' | grep -E '/debian/?$' | head -n1 || true)
+			grep $want -- '-security' | sed -E 's/^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?//' |
+			awk '{print $1}' | grep -E "$path" | head -n1 || true)
 	fi
-	[ -n "$uri" ] || die "no Debian archive URI in /etc/apt/sources.list{,.d}"
+	[ -n "$uri" ] || die "no $what URI in /etc/apt/sources.list{,.d}"
 	echo "${uri%/}"
 }
 
@@ -49,9 +66,17 @@ setup() {
 	local m s
 	m=$(mirror)
 	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/debs"
-	for s in "${suites[@]}"; do
-		echo "deb [signed-by=$keyring] $m $s main"
-	done >"$dir/sources.list.new"
+	if [ "$dir" = "$cache/apt-src" ]; then
+		# The source configuration (apt.sh source): the machine's release.
+		for s in "$src_release" "$src_release-updates"; do
+			echo "deb-src [signed-by=$keyring] $m $s main"
+		done
+		echo "deb-src [signed-by=$keyring] $(mirror security) $src_release-security main"
+	else
+		for s in "${suites[@]}"; do
+			echo "deb [signed-by=$keyring] $m $s main"
+		done
+	fi >"$dir/sources.list.new"
 	mv "$dir/sources.list.new" "$dir/sources.list"
 }
 
@@ -82,7 +107,7 @@ update() {
 		[ "${1:-}" != --force ]; then
 		return 0
 	fi
-	log "updating the private package lists (${suites[*]})"
+	log "updating the private package lists ($(awk '{print $1, $4}' "$dir/sources.list" | tr '\n' ' '))"
 	# shellcheck disable=SC2046
 	apt-get $(aptopts) -q update >&2
 }
@@ -113,6 +138,33 @@ fetch_one() {
 	echo "$deb"
 }
 
+# source PACKAGE VERSION DSC_SHA256 DIR: the source package in DIR (once;
+# the download checked), its .dsc's path printed.
+source_pkg() {
+	local pkg=$1 ver=$2 sha=$3 out=$4 dsc got
+	dsc=$out/${pkg}_${ver#*:}.dsc
+	if [ -f "$dsc" ] && [ "$(sha256sum <"$dsc" | cut -d' ' -f1)" = "$sha" ]; then
+		echo "$dsc"
+		return 0
+	fi
+	dir=$cache/apt-src
+	mkdir -p "$out"
+	exec 7>"$out/.fetch.lock"
+	flock 7
+	update
+	rm -rf "$out/dl" && mkdir -p "$out/dl"
+	# shellcheck disable=SC2046
+	(cd "$out/dl" && apt-get $(aptopts) -q source --download-only "$pkg=$ver" >&2) ||
+		die "cannot download the source of $pkg=$ver ($src_release, -updates, -security): the archive may have moved on"
+	got=$(sha256sum <"$out/dl/${dsc##*/}" | cut -d' ' -f1)
+	[ "$got" = "$sha" ] || die "$pkg=$ver: .dsc sha256 $got, pinned $sha (refusing it)"
+	# apt checked every file against the Sources index; the .dsc, pinned,
+	# names them with their sizes and hashes, which dpkg-source -x checks.
+	mv "$out"/dl/* "$out/"
+	rmdir "$out/dl"
+	echo "$dsc"
+}
+
 cmd=${1:-}
 shift || true
 case $cmd in
@@ -141,7 +193,11 @@ pin)
 		       v = h = "" }' |
 		head -n1
 	;;
-mirror) mirror ;;
+source)
+	[ $# = 4 ] || die "usage: apt.sh source PACKAGE VERSION DSC_SHA256 DIR"
+	source_pkg "$@"
+	;;
+mirror) mirror "$@" ;;
 apt-get | apt-cache) papt "$cmd" "$@" ;;
-*) die "usage: apt.sh update|fetch PACKAGE...|pin SUITE PACKAGE|mirror|apt-get ARGS|apt-cache ARGS" ;;
+*) die "usage: apt.sh update|fetch PACKAGE...|pin SUITE PACKAGE|source PKG VER SHA256 DIR|mirror [security]|apt-get ARGS|apt-cache ARGS" ;;
 esac

@@ -7,12 +7,27 @@
 # Usage: boot.sh --kernel BZIMAGE --initrd FILE --logs DIR
 #                [--cpu intel|amd] [--timeout SECONDS] [--share DIR]
 #                [--stream] [--append ARGS] [--smp N] [--qemu ARGS]
+#                [--pmu none|emulated] [--cpu-props PROPS]
 # Writes DIR/console.log (kernel console, ttyS0) and DIR/output.log (the
 # tests' or command's output, ttyS1, without the final status line).
 # --stream also copies output.log to stdout as it arrives.
-# --smp N boots N vCPUs (default 2, one socket each); --qemu ARGS adds QEMU
+# --smp N boots N vCPUs (default 2, one socket each; 1 with --pmu
+# emulated, see below); --qemu ARGS adds QEMU
 # arguments (word-split), e.g. "-icount shift=0,sleep=off" with --smp 1
 # for the deterministic machine of testing/bench.
+# --pmu emulated boots the emulated-PMU machine: testing/qemu-pmu's QEMU
+# (build.sh builds or takes it from the cache; KP_QEMU_PMU=BINARY uses
+# another build of it), "-cpu MODEL,pmu=on", "-icount shift=0,sleep=off"
+# (the PMU counts executed instructions: exact, and cycles = instructions),
+# hence one TCG thread; that build has no user networking, so no NIC.
+# It boots one vCPU unless --smp says otherwise: under icount QEMU 7.2
+# does not bring up a second one (Debian's 6.1 hangs after "x86: Booting
+# SMP configuration:", CPU 1 spinning in cpu_init() for the callout that
+# CPU 0 never gives; the same with Debian's own qemu-system-x86_64,
+# -icount shift=0 with or without sleep=off, no PMU involved).
+# --pmu none (default) is the machine without a PMU, Debian's QEMU.
+# --cpu-props PROPS is appended to -cpu (e.g. "pmu-version=1" or
+# "+perfctr-core").
 # Exit status: the guest's (KP-EXIT), or
 #   124  the guest did not finish in time (hang), or
 #   125  the guest stopped without a status (panic, crash), or
@@ -21,7 +36,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append= smp=2 qemu_extra=
+kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append= smp= qemu_extra=
+pmu=none cpu_props=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -34,6 +50,8 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift ;;
 	--smp) smp=$2; shift ;;
 	--qemu) qemu_extra=$2; shift ;;
+	--pmu) pmu=$2; shift ;;
+	--cpu-props) cpu_props=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
@@ -45,6 +63,26 @@ intel) model=Skylake-Client-v4 ;;
 amd) model=EPYC ;;
 *) kp_die "CPU must be intel or amd, not '$cpu'" ;;
 esac
+qemu=qemu-system-x86_64 accel=${KP_VM_ACCEL:-tcg,thread=single} machine=()
+case $pmu in
+none) ;;
+emulated)
+	qemu=${KP_QEMU_PMU:-}
+	if [ -z "$qemu" ]; then
+		qemu=$("$KP_ROOT/testing/qemu-pmu/build.sh" | tail -n1) ||
+			kp_die "no emulated-PMU QEMU: testing/qemu-pmu/build.sh failed"
+	fi
+	[ -x "$qemu" ] || kp_die "no QEMU binary $qemu"
+	model+=,pmu=on
+	# icount needs one TCG thread: KP_VM_ACCEL does not apply.
+	accel=tcg,thread=single
+	machine=(-icount shift=0,sleep=off -nic none)
+	smp=${smp:-1}
+	;;
+*) kp_die "--pmu must be none or emulated, not '$pmu'" ;;
+esac
+smp=${smp:-2}
+[ -n "$cpu_props" ] && model+=,$cpu_props
 
 mkdir -p "$logs"
 console=$logs/console.log raw=$logs/ttyS1.log output=$logs/output.log
@@ -64,7 +102,7 @@ rm -f "$console" "$raw" "$output"
 # (soft lockups at do_exit+0x346 in 29 hotplug + kp-stress rounds) or
 # died of "Oops: int3" (CI, 7.2, 80-stress).  One thread: 60 rounds clean,
 # and the guest suite takes 103 s instead of 97 s.  KP_VM_ACCEL overrides.
-args=(-accel "${KP_VM_ACCEL:-tcg,thread=single}" -m 1G -smp "$smp,sockets=$smp,cores=1" -cpu "$model" -nographic -no-reboot
+args=(-accel "$accel" ${machine[@]+"${machine[@]}"} -m 1G -smp "$smp,sockets=$smp,cores=1" -cpu "$model" -nographic -no-reboot
 	-monitor none -serial "file:$console" -serial "file:$raw"
 	-kernel "$kernel" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check $append")
@@ -90,7 +128,7 @@ fi
 # console.reset.
 for attempt in 1 2; do
 	status=0
-	timeout --foreground -k 10 "$timeout" qemu-system-x86_64 "${args[@]}" </dev/null >"$logs/qemu.log" 2>&1 || status=$?
+	timeout --foreground -k 10 "$timeout" "$qemu" "${args[@]}" </dev/null >"$logs/qemu.log" 2>&1 || status=$?
 	[ $attempt = 1 ] || break
 	case $status in
 	0) what="reset" ;;

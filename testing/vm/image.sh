@@ -9,7 +9,13 @@
 # Usage: image.sh --out FILE --kmod DIR [--release REL] [--tool BIN]
 #                 [--mode tests|run|kunit] [--cmd CMD] [--cpu intel|amd]
 #                 [--share] [--tests "10-info ..."] [--extra DIR] [--modules DIR]
+#                 [--perf] [--guest DIR]
 #   --kmod DIR     a testing/kbuild.sh output directory
+#   --perf         Debian's perf with its libraries (the emulated-PMU
+#                  machine: testing/qemu-pmu)
+#   --guest DIR    the guest test scripts (NN-*.sh) are DIR's instead of
+#                  testing/guest's (testing/pmu/guest), with DIR's other
+#                  files; lib.sh and the runner stay testing/guest's
 #   --extra DIR    a tree copied over the image's root, modes kept (the
 #                  debug layer's fuzzer, its set-user-ID copy, its scripts)
 #   --release REL  a kernel in /lib/modules to take the 9p modules from
@@ -18,7 +24,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-out= kmod= release= tool= mode=tests cmd= cpu= share=0 tests= extra= mdir=
+out= kmod= release= tool= mode=tests cmd= cpu= share=0 tests= extra= mdir= perf=0 guest=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--out) out=$2; shift ;;
@@ -32,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--share) share=1 ;;
 	--tests) tests=$2; shift ;;
 	--extra) extra=$2; shift ;;
+	--perf) perf=1 ;;
+	--guest) guest=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
@@ -58,6 +66,11 @@ cp "$kmod/kmod/kprofile.ko" "$stage/kp/"
 # Guest tests and their programs.
 cp -r "$KP_ROOT/testing/guest" "$stage/kp/guest"
 rm -rf "$stage/kp/guest/progs"
+if [ -n "$guest" ]; then
+	[ -d "$guest" ] || kp_die "--guest $guest is not a directory"
+	rm -f "$stage"/kp/guest/[0-9][0-9]-*.sh
+	cp "$guest"/* "$stage/kp/guest/"
+fi
 progs=$(kp_build_progs)
 cp "$progs"/* "$stage/kp/bin/" 2>/dev/null || true
 
@@ -69,6 +82,8 @@ if [ -n "$tool" ] && [ -x "$tool" ]; then
 		cp -L --remove-destination "$lib" "$stage$lib"
 	done
 fi
+
+[ "$perf" = 1 ] && { kp_bundle_perf "$stage" || kp_die "bundling perf for the guest failed"; }
 
 # Debian's python3 with the stdlib modules the Python binding's tests use,
 # and the binding at /kp/python (guest test 70-python).

@@ -5,6 +5,7 @@
 # that kernel's headers, pack the initramfs, boot, report.
 #
 # Usage: vm.sh [--cpu intel|amd] [--share DIR] [--timeout S]
+#              [--pmu none|emulated] [--cpu-props PROPS]
 #              [another kernel: --kernel IMAGE (--kdir DIR | --kmod DIR)
 #               [--release REL] [--modules DIR] [--name NAME]]
 #              (--cmd CMD | --tests [NAMES])
@@ -15,6 +16,10 @@
 #                 split_streams), so `vm.sh --cmd 'kprofile report --json'
 #                 > x.json` holds the JSON only
 #   --tests       run the guest tests (testing/guest/NN-*.sh), print TAP
+#   --pmu emulated  the emulated-PMU machine (testing/qemu-pmu; boot.sh),
+#                 with Debian's perf in the guest; none (default): today's
+#                 machine, no PMU
+#   --cpu-props PROPS  appended to QEMU's -cpu (e.g. +perfctr-core)
 # By default the kernel is Debian's own (kp_debian_release): its image in
 # /boot, its headers in /usr/src, its modules in /lib/modules.  Another
 # kernel (testing/matrix/debian.sh uses these):
@@ -33,7 +38,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 cpu=intel share= timeout=${KP_VM_TIMEOUT:-1200} mode= cmd= tests=
-kernel= kdir= kmod= rel= modules= name= append=
+kernel= kdir= kmod= rel= modules= name= append= pmu=none cpu_props=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift ;;
@@ -46,6 +51,8 @@ while [ $# -gt 0 ]; do
 	--modules) modules=$2; shift ;;
 	--name) name=$2; shift ;;
 	--append) append=$2; shift ;;
+	--pmu) pmu=$2; shift ;;
+	--cpu-props) cpu_props=$2; shift ;;
 	--cmd) mode=run; cmd=$2; shift ;;
 	--tests) mode=tests
 		if [ $# -gt 1 ] && [ "${2#--}" = "$2" ]; then tests=$2; shift; fi ;;
@@ -55,6 +62,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$mode" ] || kp_die "need --cmd CMD or --tests"
 [ "$mode" = run ] && [ -z "$cmd" ] && kp_die "empty command (make vm-run CMD='kprofile info')"
+case $pmu in none | emulated) ;; *) kp_die "--pmu must be none or emulated, not '$pmu'" ;; esac
 
 # The guest runs CMD with stdout and stderr on one serial line (ttyS1).
 # Wrapped, CMD's stderr lines are tagged "KP-STDERR: " there (as they come,
@@ -108,10 +116,12 @@ img=(--out "$logs/initrd.gz" --kmod "$kmod" --release "$rel" --mode "$mode"
 [ -n "$modules" ] && img+=(--modules "$modules")
 [ -n "$tool" ] && img+=(--tool "$tool")
 [ -n "$share" ] && img+=(--share)
+[ "$pmu" = emulated ] && img+=(--perf)
 "$KP_ROOT/testing/vm/image.sh" "${img[@]}"
 
 boot=(--kernel "$kernel" --initrd "$logs/initrd.gz" --logs "$logs"
-	--cpu "$cpu" --timeout "$timeout")
+	--cpu "$cpu" --timeout "$timeout" --pmu "$pmu")
+[ -n "$cpu_props" ] && boot+=(--cpu-props "$cpu_props")
 [ -n "$share" ] && boot+=(--share "$share")
 [ -n "$append" ] && boot+=(--append "$append")
 [ "$mode" = run ] && boot+=(--stream)

@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The emulated-PMU layer of make check: Debian's 6.1 kernel on QEMU with
+# the emulated PMU (testing/qemu-pmu), its perf driver as the oracle.
+#
+# Usage: testing/pmu/run.sh MODEL [--tests "NAMES"]
+#        testing/pmu/run.sh --determinism
+#   MODEL   intel     Skylake-Client-v4,pmu=on (perfmon v2: 4 counters of
+#                     48 bits, 3 fixed)
+#           amd       EPYC,pmu=on (the 4 legacy counters)
+#           amd-core  EPYC,pmu=on,+perfctr-core (PerfCtrExtCore's 6)
+#   Boots it (one vCPU: testing/vm/boot.sh says why), kprofile.ko loaded, Debian's perf, the
+#   workload testing/pmu/progs/loop.S and the module testing/pmu/kmod, and
+#   runs testing/pmu/guest/NN-*.sh (or NAMES) with the guest test runner;
+#   prints their TAP.
+#   --determinism boots the Intel machine (one vCPU) twice, side by
+#   side, samples the same loop in each (guest/determinism.sh), and prints
+#   TAP: the two runs took samples, as many, at the same addresses with
+#   the same periods.
+# KP_QEMU_PMU=BINARY boots another build of the emulator (boot.sh).  Logs:
+# build/pmu/MODEL/ (console.log, output.log).  KP_PMU_TIMEOUT: seconds a
+# boot may take (default 900).
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+model='' tests='' det=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--tests) tests=$2; shift ;;
+	--determinism) det=1 model=intel ;;
+	intel | amd | amd-core) model=$1 ;;
+	*) kp_die "unknown argument $1 (MODEL: intel, amd, amd-core; --tests, --determinism)" ;;
+	esac
+	shift
+done
+[ -n "$model" ] || kp_die "usage: run.sh intel|amd|amd-core [--tests NAMES] | --determinism"
+
+# What QEMU advertises for each model (its defaults: testing/qemu-pmu).
+props='' fixed=0
+case $model in
+intel) cpu=intel gp=4 fixed=3 ;;
+amd) cpu=amd gp=4 ;;
+amd-core) cpu=amd gp=6 props=+perfctr-core ;;
+esac
+
+out=$KP_BUILD/pmu
+mkdir -p "$out"
+rel=$(kp_debian_release)
+kdir=/usr/src/linux-headers-$rel
+kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$out/kbuild-$$.log" | tail -n1) ||
+	{ cat "$out/kbuild-$$.log" >&2; kp_die "building kprofile.ko for $rel failed"; }
+rm -f "$out/kbuild-$$.log"
+# The emulator first: a cold build (minutes) is not a boot's time.
+[ -n "${KP_QEMU_PMU:-}" ] || "$KP_ROOT/testing/qemu-pmu/build.sh" >/dev/null ||
+	kp_die "building the emulated-PMU QEMU failed (testing/qemu-pmu/build.sh)"
+
+# The workload and the register module, built once for all models.
+build_guest_files() {
+	local src=$KP_ROOT/testing/pmu bin=$out/bin km=$out/kmod-$rel
+	mkdir -p "$bin" "$km"
+	if ! [ "$bin/loop" -nt "$src/progs/loop.S" ]; then
+		gcc -nostdlib -static -no-pie -o "$bin/loop" "$src/progs/loop.S" ||
+			kp_die "building loop failed"
+	fi
+	cp -a -u "$src/kmod/pmu_regs.c" "$src/kmod/Kbuild" "$km/"
+	make -C "$kdir" M="$km" -j"${JOBS:-2}" modules >"$km.log" 2>&1 ||
+		{ cat "$km.log" >&2; kp_die "building pmu_regs.ko for $rel failed"; }
+}
+(
+	flock 8
+	build_guest_files
+) 8>"$out/build.lock"
+
+# image NAME MODE CMD: the initramfs for one boot in $out/NAME/.
+image() {
+	local name=$1 mode=$2 cmd=$3 extra=$out/$1/extra
+	rm -rf "$extra"
+	mkdir -p "$extra/kp/bin" "$extra/kp/pmu"
+	cp "$out/bin/loop" "$extra/kp/bin/"
+	cp "$out/kmod-$rel/pmu_regs.ko" "$extra/kp/pmu/"
+	printf 'KP_PMU_MODEL=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\n' \
+		"$model" "$gp" "$fixed" >"$extra/kp/pmu.conf"
+	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
+		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
+		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra"
+}
+# boot NAME SMP: boot $out/NAME/initrd.gz.
+boot() {
+	local b=(--kernel "/boot/vmlinuz-$rel" --initrd "$out/$1/initrd.gz" --logs "$out/$1"
+		--cpu "$cpu" --smp "$2" --pmu emulated --timeout "${KP_PMU_TIMEOUT:-900}")
+	[ -n "$props" ] && b+=(--cpu-props "$props")
+	"$KP_ROOT/testing/vm/boot.sh" "${b[@]}"
+}
+
+if [ $det = 0 ]; then
+	image "$model" tests ""
+	rc=0
+	boot "$model" 1 || rc=$?
+	cat "$out/$model/output.log"
+	exit $rc
+fi
+
+image determinism-1 run "sh /kp/guest/determinism.sh"
+mkdir -p "$out/determinism-2"
+cp "$out/determinism-1/initrd.gz" "$out/determinism-2/"
+boot determinism-1 1 >/dev/null 2>"$out/determinism-1.err" &
+p1=$!
+boot determinism-2 1 >/dev/null 2>"$out/determinism-2.err" &
+p2=$!
+rc1=0 rc2=0
+wait $p1 || rc1=$?
+wait $p2 || rc2=$?
+val() { sed -n "s/^$1=//p" "$out/determinism-$2/output.log" 2>/dev/null | tail -n1; }
+s1=$(val samples 1) s2=$(val samples 2) d1=$(val digest 1) d2=$(val digest 2)
+n=0 fails=0
+result() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "    ok $n - $2"
+	else
+		echo "    not ok $n - $2"
+		fails=$((fails + 1))
+	fi
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | sed 's/^/    # /'
+}
+echo "TAP version 14"
+echo "1..1"
+echo "    # Subtest: determinism"
+echo "    1..4"
+for i in 1 2; do
+	if [ $i = 1 ]; then rc=$rc1 s=$s1; else rc=$rc2 s=$s2; fi
+	why=
+	[ "$rc" = 0 ] || why="boot $i exited $rc: $(tail -n 5 "$out/determinism-$i.err" "$out/determinism-$i/output.log" 2>/dev/null)"
+	[ "$rc" = 0 ] && [ "${s:-0}" -gt 0 ]
+	result $? "boot $i (one vCPU) sampled loop ($s samples)" "$why"
+done
+[ -n "$s1" ] && [ "$s1" = "$s2" ]
+result $? "both took as many samples ($s1, $s2)"
+[ -n "$d1" ] && [ "$d1" = "$d2" ]
+result $? "at the same addresses with the same periods (digests $d1, $d2)" \
+	"$(val first 1) / $(val first 2)"
+if [ $fails = 0 ]; then echo "ok 1 - determinism"; else echo "not ok 1 - determinism"; fi
