@@ -87,7 +87,9 @@ kp_copy_with_libs() {
 # kp_bundle_perf STAGE: Debian's perf (linux-perf) with its libraries and
 # its perf-core directory (perf test's shell tests and attr files) under
 # STAGE, and what perf test calls that busybox lacks: bash (some shell
-# tests) and objdump ("Object code reading").
+# tests), objdump ("Object code reading") and a dynamically linked sleep
+# (coreutils': "PERF_RECORD_* events" looks for the mmaps of its libc and
+# ld.so; /usr/bin comes before busybox's /bin on the guest's PATH).
 kp_bundle_perf() {
 	local f
 	[ -x /usr/bin/perf ] || { kp_log "no /usr/bin/perf: install linux-perf (testing/deps.sh)"; return 1; }
@@ -96,8 +98,23 @@ kp_bundle_perf() {
 		mkdir -p "$1/usr/lib"
 		cp -a /usr/lib/perf-core "$1/usr/lib/"
 	fi
-	for f in /bin/bash /usr/bin/objdump; do
+	for f in /bin/bash /usr/bin/objdump /usr/bin/sleep; do
 		[ -x "$f" ] && kp_copy_with_libs "$1" "$f"
 	done
-	return 0
+	# The standard-library modules of perf test's JSON linter
+	# (tests/shell/lib/perf_json_output_lint.py); the interpreter is
+	# image.sh's (tools/python/guest_bundle.py).
+	[ -x /usr/bin/python3 ] || return 0
+	/usr/bin/python3 - "$1" <<-'EOF'
+		import os, shutil, sys
+		import argparse, json  # noqa: F401 (what the linter imports)
+		stage = sys.argv[1]
+		for mod in list(sys.modules.values()):
+		    f = getattr(mod, "__file__", None)
+		    if f and f.startswith("/usr/lib/python3"):
+		        f = os.path.realpath(f)
+		        os.makedirs(os.path.dirname(stage + f), exist_ok=True)
+		        if not os.path.exists(stage + f):
+		            shutil.copy2(f, stage + f)
+	EOF
 }

@@ -56,7 +56,9 @@ else
 	not_ok "every sample is in loop()" "no samples"
 	not_ok "every sample's period is $period" "no samples"
 fi
-if is_num "$pmi0" && is_num "$pmi1"; then
+if [ "$got" = 0 ]; then
+	not_ok "the PMI line of /proc/interrupts grew by the samples" "no samples ($pmi0 -> $pmi1)"
+elif is_num "$pmi0" && is_num "$pmi1"; then
 	is "$((pmi1 - pmi0))" "$got" "the PMI line of /proc/interrupts grew by the samples ($pmi0 -> $pmi1)"
 else
 	not_ok "the PMI line of /proc/interrupts grew by the samples" "no PMI line: '$pmi0' '$pmi1'"

@@ -50,11 +50,13 @@ _kp_sysctls=
 set_sysctl() {
 	_old=$(sysctl -n "$1")
 	_kp_sysctls="$_kp_sysctls $1=$_old"
-	sysctl -q -w "$1=$2" >/dev/null
+	sysctl -q -w "$1=$2" >/dev/null 2>/tmp/sysctl.err ||
+		diag "sysctl $1=$2 failed: $(cat /tmp/sysctl.err)"
 }
 restore_sysctls() {
 	for _s in $_kp_sysctls; do
-		sysctl -q -w "$_s" >/dev/null
+		sysctl -q -w "$_s" >/dev/null 2>/tmp/sysctl.err ||
+			diag "sysctl $_s failed: $(cat /tmp/sysctl.err)"
 	done
 	_kp_sysctls=
 }

@@ -222,7 +222,7 @@ static int __init pmu_regs_init(void)
 	} else if (boot_cpu_data.x86_vendor == X86_VENDOR_AMD) {
 		amd_checks();
 	} else {
-		result(0, "CPUID has an architectural PMU");
+		result(0, "CPUID has an architectural PMU -- no ARCH_PERFMON, and not AMD");
 		for (i = 1; i < N_CHECKS; i++)
 			skip_check("an architectural-PMU MSR check", "no PMU");
 	}
