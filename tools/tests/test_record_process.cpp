@@ -148,6 +148,12 @@ TEST(RecordProcess, ViewsOfOneProcess)
 	EXPECT_EQ(t[2].process.comm, "sh");
 	const std::string table = render_processes(d);
 	EXPECT_NE(table.find("spin"), std::string::npos) << table;
+	// -a: a busy process has object profiles but no catch-all: its Hits
+	// is not 0 (below its Attributed), it is not known.
+	d.processes.push_back({13, 0, "busy"});
+	d.ranges.push_back(range(RangeKind::Object, 13, 7));
+	const std::string all = render_processes(d);
+	EXPECT_NE(all.find("busy                      -          7"), std::string::npos) << all;
 
 	ProfileData one = only_process(d, 11);
 	ASSERT_EQ(one.ranges.size(), 2U);
@@ -179,15 +185,57 @@ TEST(RecordProcess, ExitedKernelRangesMergePerComm)
 	for (std::int64_t pid : {1, 2, 3}) {
 		auto same = [&](std::int64_t other) { return comm[other] == comm[pid]; };
 		keep_exited_range(kept, range(RangeKind::Kernel, pid, 10 * pid), same);
-		keep_exited_range(kept, range(RangeKind::CatchAll, pid, 5), same);
+		auto kernel_all = range(RangeKind::CatchAll, pid, 10 * pid + 1);
+		kernel_all.base = kKernelBase;
+		keep_exited_range(kept, kernel_all, same);
+		auto user_all = range(RangeKind::CatchAll, pid, 5);
+		user_all.base = 0;
+		keep_exited_range(kept, user_all, same);
 	}
-	ASSERT_EQ(kept.size(), 5U) << "cc1 x2 kernel merged; as kernel; three catch-alls";
+	ASSERT_EQ(kept.size(), 7U)
+		<< "cc1 x2 kernel and kernel catch-all merged; as's; three user catch-alls";
 	EXPECT_EQ(kept[0].pid, 1);
 	EXPECT_EQ(kept[0].buckets[0], 30U) << "10 + 20";
 	EXPECT_EQ(kept[0].buckets[2], 2U);
 	EXPECT_EQ(kept[0].hits, 30U);
-	EXPECT_EQ(kept[3].pid, 3);
-	EXPECT_EQ(kept[3].kind, RangeKind::Kernel);
+	EXPECT_EQ(kept[1].pid, 1);
+	EXPECT_EQ(kept[1].buckets[0], 32U) << "the kernel catch-alls go with the kernel text";
+
+	// So no process shows more attributed hits than it counted (a
+	// short-lived child's row read Hits 51, Attributed 255).
+	ProfileData d;
+	d.processes = {{1, 0, "cc1"}, {2, 0, "cc1"}, {3, 0, "as"}};
+	d.ranges = kept;
+	for (const auto &t : process_totals(d))
+		EXPECT_GE(t.total, t.attributed) << t.process.pid;
+	EXPECT_EQ(kept[4].pid, 3);
+	EXPECT_EQ(kept[4].kind, RangeKind::Kernel);
+
+	// The first spin exited while record created its kernel text: it
+	// kept a kernel catch-all only.  The next one's kernel text goes to
+	// the same process as the catch-alls, not to a row of its own (which
+	// then attributed 289 hits while counting 74).
+	std::map<std::int64_t, std::string> spins = {{4, "spin"}, {5, "spin"}, {6, "spin"}};
+	std::vector<RangeRecord> k2;
+	auto same4 = [&](std::int64_t other) { return spins.count(other) != 0; };
+	auto kall = range(RangeKind::CatchAll, 4, 3);
+	kall.base = kKernelBase;
+	keep_exited_range(k2, kall, same4);
+	for (std::int64_t pid : {5, 6}) {
+		auto c = range(RangeKind::CatchAll, pid, 20);
+		c.base = kKernelBase;
+		keep_exited_range(k2, c, same4);
+		keep_exited_range(k2, range(RangeKind::Kernel, pid, 18), same4);
+	}
+	ASSERT_EQ(k2.size(), 2U);
+	EXPECT_EQ(k2[1].kind, RangeKind::Kernel);
+	EXPECT_EQ(k2[1].pid, 4) << "the group's one process";
+	EXPECT_EQ(k2[1].buckets[0], 36U);
+	ProfileData d2;
+	d2.processes = {{4, 0, "spin"}, {5, 0, "spin"}, {6, 0, "spin"}};
+	d2.ranges = k2;
+	for (const auto &t : process_totals(d2))
+		EXPECT_GE(t.total, t.attributed) << t.process.pid;
 }
 
 // A maps file that cannot be read for a moment is not an exit: only a

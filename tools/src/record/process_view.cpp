@@ -23,6 +23,7 @@ std::vector<ProcessTotals> process_totals(const ProfileData &data)
 		for (auto b : r.buckets)
 			hits += b;
 		(r.kind == RangeKind::CatchAll ? it->second.total : it->second.attributed) += hits;
+		it->second.has_catchall |= r.kind == RangeKind::CatchAll;
 	}
 	std::vector<ProcessTotals> out;
 	for (auto &[pid, t] : by_pid)
@@ -43,7 +44,7 @@ std::string render_processes(const ProfileData &data)
 		out += fmt::format("  {:>8} {:>8}  {:<16} {:>10} {:>10}\n", t.process.pid,
 				   t.process.ppid ? std::to_string(t.process.ppid) : "-",
 				   t.process.comm.empty() ? "?" : t.process.comm,
-				   t.total, t.attributed);
+				   t.has_catchall ? std::to_string(t.total) : "-", t.attributed);
 	return out;
 }
 

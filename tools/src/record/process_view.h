@@ -17,11 +17,13 @@ struct ProcessTotals {
 	ProcessRecord process;
 	std::uint64_t total = 0;	// its catch-all hits (0 under -a)
 	std::uint64_t attributed = 0;	// its object, kernel and module hits
+	bool has_catchall = false;	// false under -a: no total of its own
 };
 
 // One entry per process the file names, busiest first.
 std::vector<ProcessTotals> process_totals(const ProfileData &data);
-// "# Processes" table: PID PPID COMM HITS ATTRIBUTED.
+// "# Processes" table: PID PPID COMM HITS ATTRIBUTED (HITS "-" for a
+// process without catch-alls of its own, under -a).
 std::string render_processes(const ProfileData &data);
 // The ranges of process @pid only (and the file's pid set to it); a file
 // without per-range pids is returned whole when @pid is its pid.

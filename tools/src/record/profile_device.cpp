@@ -50,8 +50,19 @@ BucketBuffer::BucketBuffer(std::size_t buckets) : count_(buckets)
 	const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 
 	map_bytes_ = std::max<std::size_t>((buckets * 4 + page - 1) / page * page, page);
+	// A mapping of its own (shared anonymous memory: a tmpfs object per
+	// buffer, which never merges with a neighbour).  Private anonymous
+	// buffers were neighbours in one merged mapping, and when a followed
+	// child exited, unmapping its buffers split that mapping; Linux
+	// announces such a split (vma_adjust_trans_huge(), whether or not a
+	// huge page is there) as a clear of the 2 MiB around the split
+	// point, which the module cannot tell from an unmap: every live
+	// profile whose buffer lay within it was marked BUFFER_LOST and
+	// counted its later hits as unavailable (issue 23: multi-process
+	// recordings whose totals did not add up).  A whole mapping is
+	// unmapped without a split.
 	void *p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		throw Failure(errno_error(errno, fmt::format("cannot allocate {} bytes of buckets",
 							     buckets * 4),

@@ -262,7 +262,10 @@ void Session::retire(Proc &p)
 		}
 		const auto st = it->profile->stats_ex();
 		retired_exec_ |= st.flags & KPROFILE_PROFILE_EXEC_STOPPED;
-		retired_lost_ |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
+		if (st.flags & KPROFILE_PROFILE_BUFFER_LOST) {
+			retired_lost_hits_ += st.stats.unavailable;
+			retired_lost_procs_.insert(fmt::format("{} {}", p.rec.comm, pid));
+		}
 		retired_hidden_ += st.not_dumpable;
 		keep_retired(record_of(*it), p.rec.comm);
 		it = live_.erase(it);
@@ -280,23 +283,40 @@ void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
 		       const std::function<bool(std::int64_t)> &same_comm)
 {
 	// Kernel and module text are the same ranges in every process: those
-	// of exited processes with the same comm are summed into the first
-	// one's, so that make's hundred compiler runs cost one kernel text,
-	// not a hundred.  Catch-alls and objects stay per process.
-	if (r.kind == RangeKind::Kernel) {
-		for (auto &k : kept) {
-			if (k.kind != RangeKind::Kernel || k.source != r.source || k.base != r.base ||
-			    k.size != r.size || k.bucket_shift != r.bucket_shift ||
-			    k.object != r.object || k.buckets.size() != r.buckets.size() ||
-			    !same_comm(k.pid))
-				continue;
-			for (std::size_t i = 0; i < r.buckets.size(); i++)
-				k.buckets[i] += r.buckets[i];
-			k.hits += r.hits;
-			k.outside += r.outside;
-			k.unavailable += r.unavailable;
-			k.wrong_mode += r.wrong_mode;
-			return;
+	// of exited processes with the same comm are summed into one
+	// process's, the first one kept, so that make's hundred compiler
+	// runs cost one kernel text, not a hundred.  Their kernel catch-alls
+	// go to that same process: its row counts the kernel hits of all,
+	// never fewer than it attributes (issue 23: a short-lived child
+	// showed 51 hits and 255 attributed).  The group's process is one
+	// pid for every kernel range, even when the first one had no kernel
+	// text (it exited while record created it).  User catch-alls and
+	// objects stay per process.
+	auto kernel_part = [](const RangeRecord &x) {
+		return x.kind == RangeKind::Kernel ||
+		       (x.kind == RangeKind::CatchAll && x.base >= kKernelBase);
+	};
+	if (kernel_part(r)) {
+		const auto leader = std::find_if(kept.begin(), kept.end(), [&](const auto &k) {
+			return kernel_part(k) && same_comm(k.pid);
+		});
+		if (leader != kept.end()) {
+			const std::int64_t pid = leader->pid;
+			for (auto &k : kept) {
+				if (k.pid != pid || k.kind != r.kind || k.source != r.source ||
+				    k.base != r.base || k.size != r.size ||
+				    k.bucket_shift != r.bucket_shift || k.object != r.object ||
+				    k.buckets.size() != r.buckets.size())
+					continue;
+				for (std::size_t i = 0; i < r.buckets.size(); i++)
+					k.buckets[i] += r.buckets[i];
+				k.hits += r.hits;
+				k.outside += r.outside;
+				k.unavailable += r.unavailable;
+				k.wrong_mode += r.wrong_mode;
+				return;
+			}
+			r.pid = pid;	// its first range of this kind
 		}
 	}
 	kept.push_back(std::move(r));
@@ -377,13 +397,19 @@ std::vector<std::string> Session::stop_notes() const
 {
 	// A process that exited (or exec'd a set-user-ID program and was
 	// retired) counts as much as a live one.
-	std::uint64_t hidden = retired_hidden_;
-	bool exec = retired_exec_, lost = retired_lost_;
+	std::uint64_t hidden = retired_hidden_, lost_hits = retired_lost_hits_;
+	std::set<std::string> lost_procs = retired_lost_procs_;
+	bool exec = retired_exec_;
 
 	for (const auto &l : live_) {
 		const auto st = l.profile->stats_ex();
 		exec |= st.flags & KPROFILE_PROFILE_EXEC_STOPPED;
-		lost |= st.flags & KPROFILE_PROFILE_BUFFER_LOST;
+		if (st.flags & KPROFILE_PROFILE_BUFFER_LOST) {
+			lost_hits += st.stats.unavailable;
+			auto it = procs_.find(static_cast<pid_t>(l.meta.pid));
+			lost_procs.insert(it == procs_.end() ? std::string("system-wide") :
+					  fmt::format("{} {}", it->second.rec.comm, l.meta.pid));
+		}
 		hidden += st.not_dumpable;
 	}
 	std::vector<std::string> out = skipped_;
@@ -396,9 +422,17 @@ std::vector<std::string> Session::stop_notes() const
 		out.push_back(fmt::format("{} interrupts were not counted: the process was not "
 					  "dumpable (it changed its ids or called "
 					  "prctl(PR_SET_DUMPABLE, 0))", hidden));
-	if (lost)
-		out.push_back("a bucket buffer's mapping went away while recording: later hits "
-			      "in it are counted as unavailable");
+	if (!lost_procs.empty()) {
+		std::string who;
+		for (const auto &p : lost_procs)
+			who += (who.empty() ? "" : ", ") + p;
+		out.push_back(fmt::format("{} hits were not counted: the memory of a profile's "
+					  "buckets was unmapped or replaced while recording "
+					  "(processes: {}); their totals are short by as much.  "
+					  "kprofile never unmaps a buffer in use: please report "
+					  "this with the kernel version",
+					  lost_hits, who));
+	}
 	return out;
 }
 

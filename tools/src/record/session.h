@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -139,8 +140,12 @@ private:
 	std::vector<std::string> skipped_;	// children not followed, and why
 	// What retired processes' profiles said when they were stopped
 	// (stop_notes() reports them with the live ones').
-	bool retired_exec_ = false, retired_lost_ = false;
+	bool retired_exec_ = false;
 	std::uint64_t retired_hidden_ = 0;
+	// Hits not counted because a bucket buffer lost its mapping, and
+	// whose ("spin 114"), of retired processes.
+	std::uint64_t retired_lost_hits_ = 0;
+	std::set<std::string> retired_lost_procs_;
 	bool pending_done_ = false;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
