@@ -36,6 +36,24 @@ TEST(RecordSymbolize, EveryAddressOfAFunctionResolvesToIt)
 	EXPECT_NE(obj->symbols().find(f->end), f);
 }
 
+// A call out of the library goes through a PLT stub: perf names it
+// "getpid@plt"; it used to count as the size-less _init before it.
+TEST(RecordSymbolize, PltStubsAreNamedAtPlt)
+{
+	for (const char *path : {KP_FIXTURE_SO, KP_FIXTURE_STRIPPED}) {
+		auto obj = ElfObject::load(path);
+		ASSERT_TRUE(obj) << path;
+		const Symbol *plt = obj->symbols().named("getpid@plt");
+		ASSERT_NE(plt, nullptr) << path;
+		EXPECT_EQ(plt->end - plt->start, 16U);
+		EXPECT_EQ(obj->symbols().find(plt->start + 15), plt);
+		const Symbol *init = obj->symbols().named("_init");
+		if (init) {
+			EXPECT_LE(init->end, plt->start) << "_init must not cover the PLT";
+		}
+	}
+}
+
 TEST(RecordSymbolize, StrippedObjectFallsBackToDynsym)
 {
 	auto full = ElfObject::load(KP_FIXTURE_SO);

@@ -292,6 +292,23 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 				    true, lo, hits, "");
 				continue;
 			}
+			if (split.parts.size() > 1) {
+				// Which of them ran is not known: one row naming them
+				// all, never a share of the hits invented for each
+				// (record -a made an idle CPU's halt a 19% hotspot of
+				// its size-less kallsyms neighbour).
+				std::string names;
+				for (std::size_t k = 0; k < split.parts.size(); k++) {
+					if (k == 3 && split.parts.size() > 4) {
+						names += fmt::format(" | {} more",
+								     split.parts.size() - k);
+						break;
+					}
+					names += (k ? " | " : "") + split.parts[k].symbol->name;
+				}
+				add(names, true, static_cast<double>(hits), false, lo, hits, "");
+				continue;
+			}
 			for (const auto &p : split.parts) {
 				std::uint64_t at = tr->lo, tat = tr->tlo;
 				if (p.symbol->start > tr->tlo) {

@@ -124,9 +124,10 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 				   report.hidden_rows, report.hidden_rows == 1 ? "" : "s",
 				   report.hidden_hits);
 	if (any_ambiguous)
-		out += "#\n# * some hits came from buckets shared with another symbol: split by the "
-		       "bytes of the\n#   sized functions in them (a symbol without a size takes "
-		       "no share next to one);\n#   record with a smaller -b for exact attribution\n";
+		out += "#\n# * a bucket shared by several symbols (\"a | b\": one of them ran, "
+		       "which is not known),\n#   or a symbol's bucket shared with a size-less "
+		       "neighbour; record with a smaller -b\n#   (--kernel-bucket for the kernel) "
+		       "for exact attribution\n";
 	return out;
 }
 

@@ -60,8 +60,9 @@ private:
 // hotspot); when none does, the size-less ones share by their guessed
 // bytes.  Bytes in no symbol (padding, code with no symbol) take no
 // share.  @exact is true when exactly one symbol, sized or not, overlaps
-// the bucket; otherwise every part is marked ambiguous by the report.
-// An empty @parts means no symbol overlaps.
+// the bucket.  An empty @parts means no symbol overlaps.  The report
+// does not divide a bucket of several parts: it shows it as one row
+// naming them all ("a | b"), as which of them ran is not known.
 struct Split {
 	struct Part {
 		const Symbol *symbol;

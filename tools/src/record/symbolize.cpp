@@ -115,6 +115,72 @@ std::size_t add_symbols(Elf *elf, Elf64_Word type, SymbolTable &table)
 	return added;
 }
 
+// The section called @name, or nullptr.
+Elf_Scn *section_named(Elf *elf, std::string_view name, GElf_Shdr *shdr)
+{
+	std::size_t shstrndx = 0;
+	Elf_Scn *scn = nullptr;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return nullptr;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, shdr) && (n = elf_strptr(elf, shstrndx, shdr->sh_name)) &&
+		    name == n)
+			return scn;
+	}
+	return nullptr;
+}
+
+// Name the PLT stubs as perf does, "cos@plt": the Nth R_X86_64_JUMP_SLOT
+// relocation of .rela.plt is the Nth stub, in .plt.sec when there is one
+// (IBT's second PLT, from its first byte) or else in .plt after its
+// 16-byte header.  Without them a stub's hits went to the size-less
+// symbol before it (crt's _init).  Returns how many were named.
+std::size_t add_plt_symbols(Elf *elf, SymbolTable &table)
+{
+	GElf_Shdr rela{}, plt{}, dynsym{};
+	Elf_Scn *rscn = section_named(elf, ".rela.plt", &rela);
+	std::uint64_t first = 0;
+
+	if (!rscn || rela.sh_type != SHT_RELA || rela.sh_entsize == 0)
+		return 0;
+	if (section_named(elf, ".plt.sec", &plt)) {
+		first = plt.sh_addr;
+	} else if (section_named(elf, ".plt", &plt)) {
+		first = plt.sh_addr + 16;
+	} else {
+		return 0;
+	}
+	const std::uint64_t end = plt.sh_addr + plt.sh_size;
+	Elf_Scn *sscn = elf_getscn(elf, rela.sh_link);
+	Elf_Data *rdata = elf_getdata(rscn, nullptr);
+	Elf_Data *sdata = sscn ? elf_getdata(sscn, nullptr) : nullptr;
+	if (!rdata || !sdata || !gelf_getshdr(sscn, &dynsym))
+		return 0;
+	const std::size_t n = rela.sh_size / rela.sh_entsize;
+	std::size_t added = 0;
+	for (std::size_t i = 0; i < n; i++) {
+		const std::uint64_t at = first + 16 * i;
+		GElf_Rela r;
+		GElf_Sym sym;
+
+		if (at + 16 > end)
+			break;
+		if (!gelf_getrela(rdata, static_cast<int>(i), &r) ||
+		    GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    !gelf_getsym(sdata, static_cast<int>(GELF_R_SYM(r.r_info)), &sym))
+			continue;
+		const char *name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		table.add(at, 16, demangle(name) + "@plt");
+		added++;
+	}
+	return added;
+}
+
 ElfPtr open_elf(const UniqueFd &fd)
 {
 	if (!elf_ready() || fd.get() < 0)
@@ -187,6 +253,7 @@ std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *e
 	}
 	if (obj.symbol_source_.empty() && add_symbols(elf.get(), SHT_DYNSYM, obj.symbols_))
 		obj.symbol_source_ = "dynsym";
+	add_plt_symbols(elf.get(), obj.symbols_);
 	obj.symbols_.finalize();
 	return obj;
 }
