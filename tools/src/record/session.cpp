@@ -122,6 +122,11 @@ void Session::start_base()
 	if (root) {
 		procs_[root].rec = {root, 0, read_comm(root)};
 		procs_[root].comm_polls = 5;	// a held command is still our fork
+		// -p: what it runs already is not its recording's (a held
+		// command has no children yet).
+		if (opts_.inherit)
+			for (pid_t c : children_of(root))
+				prior_children_.insert(c);
 	}
 	if (opts_.user)
 		for (const auto &s : opts_.sources)
@@ -363,8 +368,14 @@ bool Session::follow(bool maps)
 		any = true;
 		if (!opts_.inherit || system)
 			continue;
-		for (pid_t c : children_of(pid))
-			if (!procs_.count(c))
+		const auto children = children_of(pid);
+		if (pid == root)	// forget those gone, so their pids may be reused
+			std::erase_if(prior_children_, [&](pid_t c) {
+				return !std::binary_search(children.begin(), children.end(), c);
+			});
+		for (pid_t c : children)
+			if (!procs_.count(c) && c != getpid() &&
+			    !(pid == root && prior_children_.count(c)))
 				adopt(c, pid, true);
 	}
 	return system || any;

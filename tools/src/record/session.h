@@ -131,6 +131,10 @@ private:
 	std::vector<ObjectRecord> objects_;
 	std::map<std::string, int> object_ids_;
 	std::map<pid_t, Proc> procs_;
+	// -p: the target's children that existed before the recording, which
+	// are not followed (only the children it starts are, as perf's
+	// inherit; the recording's own process is one of them under -p 1).
+	std::set<pid_t> prior_children_;
 	BusyScan busy_;
 	std::chrono::steady_clock::time_point last_scan_{};
 	bool kernel_ok_ = false;	// the kernel profiles were permitted
