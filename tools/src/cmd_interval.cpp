@@ -28,13 +28,25 @@ struct IntervalOptions {
 // for ProfileTime a time as record's -i takes it (1ms, 250us: the one
 // parser, interval_parse.h).  Its syntax is checked before the device is
 // opened; whether a unit fits the source, once the source is known.
-std::optional<std::uint32_t> requested_interval(const IntervalOptions &opts, bool timer)
+// "default" is the source's default interval (@def); 0 is refused: it
+// used to be clamped to the minimum, machine-wide, without a word.
+std::optional<std::uint32_t> requested_interval(const IntervalOptions &opts, bool timer,
+						std::uint32_t def = 0)
 {
 	if (opts.interval.empty())
 		return std::nullopt;
+	if (opts.interval == "default")
+		return def;
 	if (auto n = parse_number(opts.interval, std::numeric_limits<std::uint32_t>::max(),
-				  "interval"))
+				  "interval")) {
+		if (n->value() == 0)
+			throw Failure(usage_error(
+				"interval 0: an interval is a positive number",
+				{"`kprofile interval SOURCE default` restores the source's default; "
+				 "the smallest interval is the source's minimum (kprofile interval "
+				 "SOURCE prints it)"}));
 		return static_cast<std::uint32_t>(n->value());
+	}
 	try {
 		return parse_interval(opts.interval, timer);
 	} catch (const Failure &f) {
@@ -54,8 +66,6 @@ void run_interval(const IntervalOptions &opts, const Context &ctx)
 	Session s = open_session(ctx);
 	const auto iface = static_cast<Interface>(s.info.interface);
 	const ParsedSource src = parse_source(opts.source, iface).value();
-	const auto requested = requested_interval(opts, src.value == KPROFILE_SOURCE_TIME);
-	const Op op = requested ? Op::SetInterval : Op::GetInterval;
 	ErrorContext ectx{.device = ctx.device, .source = source_label(src.value, src.name),
 			  .reason = {}, .module_abi = s.info.abi_version,
 			  .hypervisor = (s.info.flags & KPROFILE_INFO_HYPERVISOR) != 0};
@@ -63,6 +73,9 @@ void run_interval(const IntervalOptions &opts, const Context &ctx)
 	auto query = s.device.query_source(src.value);
 	if (!query)
 		throw Failure(explain(Op::QuerySource, query.error().err, ectx));
+	const auto requested = requested_interval(opts, src.value == KPROFILE_SOURCE_TIME,
+						  query.value().default_interval);
+	const Op op = requested ? Op::SetInterval : Op::GetInterval;
 	IntervalOutcome outcome{from_module(query.value()), 0, requested};
 	ectx.reason = outcome.source.reason;
 
@@ -99,7 +112,8 @@ void setup_interval(CLI::App &cmd, Context &ctx)
 		"The interval is machine-wide and lasts until the module is unloaded.\n"
 		"ProfileTime counts in 100 ns units ({}..{}, default {});\n"
 		"counter sources in events per interrupt ({}..{}, default {}).\n"
-		"A value outside the range is clamped; the interval actually used is printed.",
+		"A value outside the range is clamped, and the output says so; 0 is refused;\n"
+		"`kprofile interval SOURCE default` restores the default.",
 		t.min_interval, t.max_interval, t.default_interval, c.min_interval, c.max_interval,
 		c.default_interval));
 	cmd.callback([opts, &ctx] { run_interval(*opts, ctx); });

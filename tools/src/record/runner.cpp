@@ -36,6 +36,21 @@ Error target_gone_error(pid_t pid, double seconds)
 
 namespace {
 
+// "-F 100000: ProfileTime's interval is clamped to its minimum, 1221 x
+// 100 ns (0.1221 ms, 8190 Hz); the recording runs at that rate".
+std::string clamp_note(const std::string &what, const SourceDesc &d, std::uint32_t want)
+{
+	const char *end = want < d.interval ? "minimum" : "maximum";
+
+	if (d.timer)
+		return fmt::format("{}: {}'s interval is clamped to its {}, {} x 100 ns ({:g} ms, "
+				   "{:.0f} Hz per CPU); the recording runs at that rate",
+				   what, d.name, end, d.interval, d.interval / 10000.0,
+				   1e7 / d.interval);
+	return fmt::format("{}: {}'s interval is clamped to its {}, {} events per interrupt",
+			   what, d.name, end, d.interval);
+}
+
 volatile sig_atomic_t g_stop_signal = 0;
 
 void on_signal(int sig)
@@ -240,9 +255,26 @@ void Run::start()
 			want = parse_interval(*args_.interval, d.timer);
 		}
 		if (want) {
-			const std::uint32_t before = dev_.get_interval(v).value();
-			d.interval = dev_.set_interval(v, *want).value();
-			saved_intervals_.push_back({v, before});
+			const ErrorContext ectx{.device = dev_.path(),
+						.source = source_label(d.value, d.name),
+						.reason = d.reason,
+						.module_abi = info_.abi_version,
+						.hypervisor = (info_.flags &
+							       KPROFILE_INFO_HYPERVISOR) != 0};
+			auto got = dev_.get_interval(v);
+			if (!got)
+				throw Failure(explain(Op::GetInterval, got.error().err, ectx));
+			auto set = dev_.set_interval(v, *want);
+			if (!set)	// "setting the interval of ProfileTime (0x00) failed"
+				throw Failure(explain(Op::SetInterval, set.error().err, ectx));
+			d.interval = set.value();
+			saved_intervals_.push_back({v, got.value()});
+			if (d.interval != *want)	// perf too says when it throttles -F
+				std::cerr << "kprofile: warning: "
+					  << clamp_note(args_.frequency ?
+							fmt::format("-F {:g}", *args_.frequency) :
+							"-i " + *args_.interval, d, *want)
+					  << "\n";
 		}
 		so.sources.push_back(d);
 	}
