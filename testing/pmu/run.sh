@@ -14,10 +14,11 @@
 #   workload testing/pmu/progs/loop.S and the module testing/pmu/kmod, and
 #   runs testing/pmu/guest/NN-*.sh (or NAMES) with the guest test runner;
 #   prints their TAP.
-#   --determinism boots the Intel machine (one vCPU) twice, side by
-#   side, samples the same loop in each (guest/determinism.sh), and prints
-#   TAP: the two runs took samples, as many, at the same addresses with
-#   the same periods.
+#   --determinism boots the Intel machine (one vCPU, nokaslr, QEMU's
+#   -seed, a fixed RTC) twice, side by side, samples the same loop in each
+#   (guest/determinism.sh: user instructions, then all), and prints TAP:
+#   the two runs took samples, as many, at the same addresses with the
+#   same periods.
 # KP_QEMU_PMU=BINARY boots another build of the emulator (boot.sh).  Logs:
 # build/pmu/MODEL/ (console.log, output.log).  KP_PMU_TIMEOUT: seconds a
 # boot may take (default 900).
@@ -81,15 +82,20 @@ image() {
 	cp "$out/kmod-$rel/pmu_regs.ko" "$extra/kp/pmu/"
 	printf 'KP_PMU_MODEL=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\n' \
 		"$model" "$gp" "$fixed" >"$extra/kp/pmu.conf"
+	# The kprofile tool too (guest/5x-kprofile-*.sh), when built.
+	local tool=$KP_BUILD/tool/kprofile t=()
+	[ -x "$tool" ] && t=(--tool "$tool")
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
 		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
-		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra"
+		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra" "${t[@]}"
 }
-# boot NAME SMP: boot $out/NAME/initrd.gz.
+# boot NAME SMP [boot.sh args]: boot $out/NAME/initrd.gz.
 boot() {
 	local b=(--kernel "/boot/vmlinuz-$rel" --initrd "$out/$1/initrd.gz" --logs "$out/$1"
 		--cpu "$cpu" --smp "$2" --pmu emulated --timeout "${KP_PMU_TIMEOUT:-900}")
+	shift 2
 	[ -n "$props" ] && b+=(--cpu-props "$props")
+	b+=("$@")
 	"$KP_ROOT/testing/vm/boot.sh" "${b[@]}"
 }
 
@@ -104,15 +110,18 @@ fi
 image determinism-1 run "sh /kp/guest/determinism.sh"
 mkdir -p "$out/determinism-2"
 cp "$out/determinism-1/initrd.gz" "$out/determinism-2/"
-boot determinism-1 1 >/dev/null 2>"$out/determinism-1.err" &
+# The same machine twice: no address-space randomisation of the kernel,
+# QEMU's random numbers (RDRAND) from a fixed seed, the same date in the
+# RTC, which runs on virtual time.
+same=(--append nokaslr --qemu "-seed 20 -rtc base=2026-01-01T00:00:00,clock=vm")
+boot determinism-1 1 "${same[@]}" >/dev/null 2>"$out/determinism-1.err" &
 p1=$!
-boot determinism-2 1 >/dev/null 2>"$out/determinism-2.err" &
+boot determinism-2 1 "${same[@]}" >/dev/null 2>"$out/determinism-2.err" &
 p2=$!
 rc1=0 rc2=0
 wait $p1 || rc1=$?
 wait $p2 || rc2=$?
 val() { sed -n "s/^$1=//p" "$out/determinism-$2/output.log" 2>/dev/null | tail -n1; }
-s1=$(val samples 1) s2=$(val samples 2) d1=$(val digest 1) d2=$(val digest 2)
 n=0 fails=0
 result() {
 	n=$((n + 1))
@@ -127,17 +136,26 @@ result() {
 echo "TAP version 14"
 echo "1..1"
 echo "    # Subtest: determinism"
-echo "    1..4"
+echo "    1..6"
 for i in 1 2; do
-	if [ $i = 1 ]; then rc=$rc1 s=$s1; else rc=$rc2 s=$s2; fi
+	if [ $i = 1 ]; then rc=$rc1; else rc=$rc2; fi
+	s=$(val user-samples $i)
 	why=
 	[ "$rc" = 0 ] || why="boot $i exited $rc: $(tail -n 5 "$out/determinism-$i.err" "$out/determinism-$i/output.log" 2>/dev/null)"
-	[ "$rc" = 0 ] && [ "${s:-0}" -gt 0 ]
-	result $? "boot $i (one vCPU) sampled loop ($s samples)" "$why"
+	r=1
+	[ "$rc" = 0 ] && [ "${s:-0}" -gt 0 ] && r=0
+	result $r "boot $i (one vCPU) sampled loop ($s samples)" "$why"
 done
-[ -n "$s1" ] && [ "$s1" = "$s2" ]
-result $? "both took as many samples ($s1, $s2)"
-[ -n "$d1" ] && [ "$d1" = "$d2" ]
-result $? "at the same addresses with the same periods (digests $d1, $d2)" \
-	"$(val first 1) / $(val first 2)"
+for r in user all; do
+	s1=$(val "$r-samples" 1) s2=$(val "$r-samples" 2) d1=$(val "$r-digest" 1) d2=$(val "$r-digest" 2)
+	what="instructions:u"
+	[ $r = all ] && what="instructions (user and kernel)"
+	r=1
+	[ -n "$s1" ] && [ "$s1" = "$s2" ] && r=0
+	result $r "$what: both boots took as many samples ($s1, $s2)"
+	r=1
+	[ -n "$d1" ] && [ "$d1" = "$d2" ] && r=0
+	result $r "$what: at the same addresses with the same periods" \
+		"digests $d1, $d2; first $(val "$r-first" 1) / $(val "$r-first" 2)"
+done
 if [ $fails = 0 ]; then echo "ok 1 - determinism"; else echo "not ok 1 - determinism"; fi

@@ -37,7 +37,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append= smp= qemu_extra=
-pmu=none cpu_props=
+pmu=none cpu_props=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -76,7 +76,7 @@ emulated)
 	model+=,pmu=on
 	# icount needs one TCG thread: KP_VM_ACCEL does not apply.
 	accel=tcg,thread=single
-	machine=(-icount shift=0,sleep=off -nic none)
+	machine=(-icount "shift=0,sleep=off" -nic none)
 	smp=${smp:-1}
 	;;
 *) kp_die "--pmu must be none or emulated, not '$pmu'" ;;
