@@ -39,6 +39,8 @@ static const char D_STATUS_RO[] = "IA32_PERF_GLOBAL_STATUS: a write raises GP(0)
 static const char D_OVF[] = "an overflow of PMC0 sets IA32_PERF_GLOBAL_STATUS bit 0";
 static const char D_OVF_CLEAR[] = "IA32_PERF_GLOBAL_OVF_CTRL bit 0 clears that status bit";
 #define N_CHECKS 8
+/* AMD, in the second line. */
+static const char D_CORE5[] = "PerfCtrExtCore counter 5 written with 0xffff reads back 0xffff";
 
 static int n_results;
 
@@ -186,26 +188,38 @@ out:
 	wrmsrl_safe(MSR_ARCH_PERFMON_EVENTSEL0, evtsel);
 }
 
-static void amd_checks(void)
+/* A counter written with 0xffff (its select cleared first) reads it back. */
+static void amd_counter_sticks(const char *desc, u32 sel_msr, u32 ctr_msr)
 {
 	u64 evtsel, pmc, val;
-	int err = 0, i;
+	int err = 0;
 
-	err |= rdmsrl_safe(MSR_K7_EVNTSEL0, &evtsel);
-	err |= rdmsrl_safe(MSR_K7_PERFCTR0, &pmc);
-	err |= wrmsrl_safe(MSR_K7_EVNTSEL0, 0);
-	err |= wrmsrl_safe(MSR_K7_PERFCTR0, 0xffff);
-	err |= rdmsrl_safe(MSR_K7_PERFCTR0, &val);
+	err |= rdmsrl_safe(sel_msr, &evtsel);
+	err |= rdmsrl_safe(ctr_msr, &pmc);
+	err |= wrmsrl_safe(sel_msr, 0);
+	err |= wrmsrl_safe(ctr_msr, 0xffff);
+	err |= rdmsrl_safe(ctr_msr, &val);
 	if (err)
-		result(0, "%s -- an access faults", D_PMC);
+		result(0, "%s -- an access faults", desc);
 	else if (val != 0xffff)
-		result(0, "%s -- reads 0x%llx", D_PMC, val);
+		result(0, "%s -- reads 0x%llx", desc, val);
 	else
-		result(1, "%s", D_PMC);
-	wrmsrl_safe(MSR_K7_PERFCTR0, pmc);
-	wrmsrl_safe(MSR_K7_EVNTSEL0, evtsel);
+		result(1, "%s", desc);
+	wrmsrl_safe(ctr_msr, pmc);
+	wrmsrl_safe(sel_msr, evtsel);
+}
+
+static void amd_checks(void)
+{
+	int i;
+
+	amd_counter_sticks(D_PMC, MSR_K7_EVNTSEL0, MSR_K7_PERFCTR0);
+	if (boot_cpu_has(X86_FEATURE_PERFCTR_CORE))
+		amd_counter_sticks(D_CORE5, MSR_F15H_PERF_CTL5, MSR_F15H_PERF_CTR5);
+	else
+		skip_check(D_CORE5, "no PerfCtrExtCore");
 	/* As many lines as on Intel: the script's plan is fixed. */
-	for (i = 1; i < N_CHECKS; i++)
+	for (i = 2; i < N_CHECKS; i++)
 		skip_check("an Intel architectural-PMU MSR check", "not on AMD");
 }
 
