@@ -20,11 +20,12 @@
 # another build of it), "-cpu MODEL,pmu=on", "-icount shift=0,sleep=off"
 # (the PMU counts executed instructions: exact, and cycles = instructions),
 # hence one TCG thread; that build has no user networking, so no NIC.
-# It boots one vCPU unless --smp says otherwise: under icount QEMU 7.2
-# does not bring up a second one (Debian's 6.1 hangs after "x86: Booting
-# SMP configuration:", CPU 1 spinning in cpu_init() for the callout that
-# CPU 0 never gives; the same with Debian's own qemu-system-x86_64,
-# -icount shift=0 with or without sleep=off, no PMU involved).
+# It boots one vCPU unless --smp says otherwise: under icount, Debian's
+# own QEMU 7.2 does not bring up a second one (Debian's 6.1 hangs after
+# "x86: Booting SMP configuration:", CPU 1 spinning in cpu_init() for the
+# callout CPU 0 never gives, with or without sleep=off); with the series'
+# 1 ms round-robin it does, if the kernel's delay loop is calibrated on
+# its command line (--append lpj=N: testing/pmu/run.sh does).
 # --pmu none (default) is the machine without a PMU, Debian's QEMU.
 # --cpu-props PROPS is appended to -cpu (e.g. "pmu-version=1" or
 # "+perfctr-core").
