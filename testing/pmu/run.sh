@@ -11,8 +11,8 @@
 #           amd       EPYC,pmu=on (the 4 legacy counters)
 #           amd-core  EPYC,pmu=on,+perfctr-core (PerfCtrExtCore's 6)
 #   Boots it with 2 vCPUs (the kernel's delay loop calibrated on the
-#   command line, lpj=: boot.sh says why), kprofile.ko loaded, Debian's
-#   perf, the workload testing/pmu/progs/loop.S and the module
+#   command line, lpj=: boot.sh says why), kprofile.ko loaded, the tool
+#   when built (make tool), Debian's perf, the workload testing/pmu/progs/loop.S and the module
 #   testing/pmu/kmod, and runs testing/pmu/guest/NN-*.sh (or NAMES) with
 #   the guest test runner; prints their TAP.
 #   --determinism boots the Intel machine (one vCPU, nokaslr, QEMU's
@@ -74,9 +74,13 @@ build_guest_files() {
 	build_guest_files
 ) 8>"$out/build.lock"
 
+# The tool, when built (make tool), as vm.sh takes it.
+tool=$(find "$KP_BUILD/tool" -maxdepth 3 -type f -name kprofile -perm -u+x 2>/dev/null | head -n1 || true)
+[ -n "$tool" ] || kp_log "note: the kprofile tool is not built (make tool); running without it"
+
 # image NAME MODE CMD: the initramfs for one boot in $out/NAME/.
 image() {
-	local name=$1 mode=$2 cmd=$3 extra=$out/$1/extra
+	local name=$1 mode=$2 cmd=$3 extra=$out/$1/extra t=()
 	rm -rf "$extra"
 	mkdir -p "$extra/kp/bin" "$extra/kp/pmu"
 	cp "$out/bin/loop" "$extra/kp/bin/"
@@ -88,9 +92,10 @@ image() {
 	# The kprofile tool too (guest/5x-kprofile-*.sh), when built.
 	local tool=$KP_BUILD/tool/kprofile t=()
 	[ -x "$tool" ] && t=(--tool "$tool")
+	[ -n "$tool" ] && t=(--tool "$tool")
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
 		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
-		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra" "${t[@]}"
+		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra" ${t[@]+"${t[@]}"} "${t[@]}"
 }
 # boot NAME SMP [boot.sh args]: boot $out/NAME/initrd.gz.
 boot() {
