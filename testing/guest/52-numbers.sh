@@ -7,7 +7,8 @@
 # kernel symbols as one row, never a share invented for each; record -p
 # follows neither the target's older children nor record itself;
 # `interval SOURCE 0` is refused, `interval SOURCE default` restores the
-# default, and record says when -F is clamped.
+# default, and record says when -F is clamped; top on a terminal ncurses
+# cannot drive falls back to batch output and leaves no command behind.
 . "$KP_GUEST/lib.sh"
 
 if ! have_tool; then
@@ -15,7 +16,7 @@ if ! have_tool; then
 	skip "issue 23's numbers" "tool not built"
 	exit 0
 fi
-plan 19
+plan 22
 cd /tmp || exit 1
 
 json() { kp-json "$1" "$2" 2>/dev/null; }
@@ -121,3 +122,17 @@ kprofile interval time "$def" >/dev/null 2>&1
 out=$(kprofile record -F 100000 -o fast.data -- spin 0.3 2>&1 >/dev/null)
 like "$out" "-F 100000: ProfileTime's interval is clamped to its minimum" \
 	"record -F 100000 says it was clamped"
+
+# 6. top on a terminal without a terminfo entry: initscr() used to exit
+# ("Error opening terminal"), leaving the command running unprofiled.
+# /dev/console is a terminal; TERM names no terminfo entry.
+running() {
+	for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <"$f" 2>/dev/null; echo; done |
+		grep -c "^spin 30 "
+}
+TERM=kp-no-such-term kprofile top -n 1 -d 1 -- spin 30 >/dev/console 2>top.err
+is "$?" 0 "top where ncurses cannot start exits 0"
+like "$(cat top.err)" "cannot drive this terminal.*--batch" "and says it printed --batch refreshes"
+is "$(running)" 0 "and leaves no command it started running"
+pkill_spin=$(for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <"$f" 2>/dev/null | grep -q "^spin 30 " && basename "$(dirname "$f")"; done)
+[ -z "$pkill_spin" ] || kill $pkill_spin 2>/dev/null

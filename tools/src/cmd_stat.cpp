@@ -346,6 +346,11 @@ void setup_stat(CLI::App &cmd, Context &ctx)
 		       "instructions, cycles and branches where supported")
 		->type_name("SOURCES")
 		->allow_extra_args(false);
+	// perf's spelling, as record's -e (the review: "The following argument
+	// was not expected: -e").
+	cmd.add_option("-e,--event", opts->sources, "The same as -s (perf's spelling)")
+		->allow_extra_args(false)
+		->group("");
 	cmd.add_flag("--per-thread", opts->per_thread, "Also show each thread's counts");
 	auto *json = cmd.add_flag("--json", opts->json,
 				  "One JSON object instead of text (keys: tools/README.md)");

@@ -136,6 +136,10 @@ int main(int argc, char **argv)
 		c.setup(*sub, ctx);
 	}
 
+	if (argc == 1) {	// as perf and git: the usage and the commands
+		print_out(app.help());
+		return static_cast<int>(ExitCode::Usage);
+	}
 	std::vector<char *> args(argv, argv + argc);
 	rewrite_help(args);
 	argc = static_cast<int>(args.size());

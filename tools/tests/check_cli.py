@@ -41,6 +41,9 @@ def main():
 
     expect("--help exits 0 and lists the commands", run(tool, "--help"), 0,
            "info", "sources", "interval", "Exit status", stream="stdout")
+    # As perf and git: no arguments print the usage and the commands.
+    expect("no arguments: the usage and the commands, exit 1", run(tool), 1,
+           "record", "report", "stat", "top", "Exit status", stream="stdout")
     for cmd, opt in (("info", "--json"), ("sources", "--interface"), ("interval", "SOURCE")):
         expect("%s --help exits 0 and documents %s" % (cmd, opt), run(tool, cmd, "--help"), 0,
                opt, stream="stdout")
@@ -132,6 +135,9 @@ def main():
     # stat -p and -x (F2).
     expect("stat -p PID parses (no module: exit 2)", run(tool, *nodev, "stat", "-p", "1"), 2,
            "not loaded")
+    # perf's habit (issue 23, item 6): stat -e as record -e.
+    expect("stat -e cycles parses, as -s (no module: exit 2)",
+           run(tool, *nodev, "stat", "-e", "cycles", "--", "true"), 2, "not loaded")
     expect("stat -x , parses (no module: exit 2)",
            run(tool, *nodev, "stat", "-x", ",", "--", "true"), 2, "not loaded")
     expect("stat -x with --json: exit 1", run(tool, *nodev, "stat", "-x", ",", "--json",

@@ -3,7 +3,9 @@
 // live bucket buffers while the target runs (ncurses, or text batches).
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -32,18 +34,24 @@ struct TopOptions {
 	bool delta = false;	// each refresh: the hits since the previous one
 };
 
-// initscr()/endwin() as a scope.
+// newterm()/endwin() as a scope.  newterm(), not initscr(): initscr()
+// exits the process when the terminal has no terminfo entry (the guest
+// console's TERM=linux: "Error opening terminal"), which left the
+// command top had started running, unprofiled.
 class Screen {
 public:
-	Screen()
+	// The screen, or nullptr when ncurses cannot drive this terminal.
+	static std::unique_ptr<Screen> open()
 	{
-		initscr();
-		cbreak();
-		noecho();
-		nodelay(stdscr, TRUE);
-		curs_set(0);
+		SCREEN *s = newterm(nullptr, stdout, stdin);
+
+		return s ? std::unique_ptr<Screen>(new Screen(s)) : nullptr;
 	}
-	~Screen() { endwin(); }
+	~Screen()
+	{
+		endwin();
+		delscreen(screen_);
+	}
 	Screen(const Screen &) = delete;
 	Screen &operator=(const Screen &) = delete;
 
@@ -65,6 +73,18 @@ public:
 				return false;
 		return true;
 	}
+
+private:
+	explicit Screen(SCREEN *s) : screen_(s)
+	{
+		set_term(s);
+		cbreak();
+		noecho();
+		nodelay(stdscr, TRUE);
+		curs_set(0);
+	}
+
+	SCREEN *screen_;
 };
 
 void run_top(const TopOptions &opts, const Context &ctx)
@@ -75,13 +95,18 @@ void run_top(const TopOptions &opts, const Context &ctx)
 	const std::size_t rows = opts.rows;
 
 	try {
-		const bool text = batch || !isatty(STDOUT_FILENO);
+		bool text = batch || !isatty(STDOUT_FILENO);
 		Run r(opts.target, ctx.device);
 		r.start();
 		FileResolver resolver;
 		std::unique_ptr<Screen> screen;
-		if (!text)
-			screen = std::make_unique<Screen>();
+		if (!text && !(screen = Screen::open())) {
+			const char *term = std::getenv("TERM");
+			print_err(fmt::format("kprofile top: cannot drive this terminal (TERM={}: no "
+					      "terminfo entry?); printing --batch refreshes instead\n",
+					      term ? term : "unset"));
+			text = true;
+		}
 		std::size_t shown = 0;
 		std::optional<ProfileData> previous;	// --delta: the last frame's counts
 		bool kernel_symbols = false;
