@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "record/profile_file.h"
@@ -192,6 +193,61 @@ TEST(RecordFormat, FileRoundTripAndMissingFileAdvice)
 	} catch (const FormatError &e) {
 		EXPECT_NE(std::string(e.what()).find("kprofile record"), std::string::npos);
 	}
+}
+
+// A directory, an empty file and someone else's file say so; they all
+// read "not a kprofile record file (bad magic)" or "run `kprofile
+// record` first" before (issue 23, item 7).
+TEST(RecordFormat, DirectoryEmptyAndUnreadableFilesSaySo)
+{
+	auto message = [](const std::string &path) {
+		try {
+			read_file(path);
+		} catch (const FormatError &e) {
+			return std::string(e.what());
+		}
+		return std::string("(read)");
+	};
+	const std::string dir = ::testing::TempDir();
+	EXPECT_NE(message(dir).find("is a directory"), std::string::npos) << message(dir);
+	const std::string empty = dir + "/kprofile-format-empty.data";
+	std::ofstream(empty).close();
+	EXPECT_NE(message(empty).find("is empty (0 bytes)"), std::string::npos) << message(empty);
+	std::remove(empty.c_str());
+
+	// Someone else's private file: read by another user (as root, a
+	// child that became nobody).
+	const std::string mine = dir + "/kprofile-format-private.data";
+	write_file(mine, sample());
+	ASSERT_EQ(::chmod(mine.c_str(), 0600), 0);
+	std::string m;
+	if (::geteuid() != 0) {
+		ASSERT_EQ(::chmod(mine.c_str(), 0), 0);
+		m = message(mine);
+	} else {
+		int fds[2];
+		ASSERT_EQ(::pipe(fds), 0);
+		const pid_t child = ::fork();
+		ASSERT_GE(child, 0);
+		if (child == 0) {
+			::close(fds[0]);
+			if (::setgid(65534) || ::setuid(65534))
+				_exit(2);
+			const std::string text = message(mine);
+			_exit(::write(fds[1], text.data(), text.size()) < 0);
+		}
+		::close(fds[1]);
+		char buf[512];
+		ssize_t n;
+		while ((n = ::read(fds[0], buf, sizeof(buf))) > 0)
+			m.append(buf, static_cast<std::size_t>(n));
+		::close(fds[0]);
+		int status = 0;
+		::waitpid(child, &status, 0);
+	}
+	std::remove(mine.c_str());
+	EXPECT_NE(m.find("Permission denied: it is "), std::string::npos) << m;
+	EXPECT_EQ(m.find("kprofile record` first"), std::string::npos) << m;
 }
 
 // Version 2 stores a mostly-zero range as (index, count) pairs: the

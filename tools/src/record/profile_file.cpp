@@ -11,9 +11,11 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "record/json_field.h"
@@ -405,11 +407,32 @@ void write_file(const std::string &path, const ProfileData &data)
 
 ProfileData read_file(const std::string &path)
 {
+	struct stat st {};
+	const bool known = ::stat(path.c_str(), &st) == 0;
+
+	// Say what the path is, not "bad magic" (issue 23, item 7).
+	if (known && S_ISDIR(st.st_mode))
+		throw FormatError(path + " is a directory, not a record file (pass -i FILE)");
+	if (known && S_ISREG(st.st_mode) && st.st_size == 0)
+		throw FormatError(path + " is empty (0 bytes), not a record file (record writes "
+				  "its file whole, at the end)");
 	std::ifstream in(path, std::ios::binary);
 
-	if (!in)
-		throw FormatError("cannot open " + path + ": " + std::strerror(errno) +
+	if (!in) {
+		const int err = errno;
+		if (err == EACCES && known) {
+			const struct passwd *pw = ::getpwuid(st.st_uid);
+			throw FormatError(fmt::format(
+				"cannot open {}: {}: it is {}'s (mode {:04o}; a record holding kernel "
+				"addresses is private): read it as {} or root, or have it chmod'ed",
+				path, std::strerror(err),
+				pw ? std::string(pw->pw_name) : "uid " + std::to_string(st.st_uid),
+				st.st_mode & 07777,
+				pw ? std::string(pw->pw_name) : "its owner"));
+		}
+		throw FormatError("cannot open " + path + ": " + std::strerror(err) +
 				  " (run `kprofile record` first, or pass -i FILE)");
+	}
 	std::ostringstream ss;
 	ss << in.rdbuf();
 	return parse(ss.str());
