@@ -422,13 +422,13 @@ ProfileData read_file(const std::string &path)
 		const int err = errno;
 		if (err == EACCES && known) {
 			const struct passwd *pw = ::getpwuid(st.st_uid);
+			const std::string owner = pw ? std::string(pw->pw_name) :
+						       "uid " + std::to_string(st.st_uid);
 			throw FormatError(fmt::format(
 				"cannot open {}: {}: it is {}'s (mode {:04o}; a record holding kernel "
-				"addresses is private): read it as {} or root, or have it chmod'ed",
-				path, std::strerror(err),
-				pw ? std::string(pw->pw_name) : "uid " + std::to_string(st.st_uid),
-				st.st_mode & 07777,
-				pw ? std::string(pw->pw_name) : "its owner"));
+				"addresses is private): read it as {}, or have {} chmod it",
+				path, std::strerror(err), owner, st.st_mode & 07777,
+				st.st_uid == 0 ? std::string("root") : owner + " or root", owner));
 		}
 		throw FormatError("cannot open " + path + ": " + std::strerror(err) +
 				  " (run `kprofile record` first, or pass -i FILE)");
