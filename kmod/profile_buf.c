@@ -21,10 +21,16 @@
  *   unmap or a clear of the range) and sets the profile's @lost flag:
  *   the hit path then counts interrupts as unavailable instead of
  *   writing invisible pages, and the statistics say BUFFER_LOST.  The
- *   kernel clearing the range for its own reasons (splitting a huge page,
- *   say) is reported the same way: counts may move to unavailable, they
- *   are never lost silently.  Without CONFIG_MMU_NOTIFIER nothing is
- *   watched, and the module says so at load (kp_access_init()).
+ *   kernel clearing the range for its own reasons is reported the same
+ *   way: counts may move to unavailable, they are never lost silently.
+ *   One such reason is common: splitting an anonymous mapping (munmap()
+ *   or mprotect() of part of it) announces a clear of the 2 MiB around
+ *   the split point (vma_adjust_trans_huge(), huge page or not), so a
+ *   buffer that shares a merged private mapping with memory that is
+ *   later unmapped is reported lost.  A buffer should have a mapping of
+ *   its own: the tool's are MAP_SHARED | MAP_ANONYMOUS, which merge with
+ *   nothing (issue 23).  Without CONFIG_MMU_NOTIFIER nothing is watched,
+ *   and the module says so at load (kp_access_init()).
  * - A shared mapping of a file that is written back (a disk file) must
  *   not be pinned long-term for writing: the filesystem would not see the
  *   writes (the GUP/writeback problem; Linux 6.5 refuses such pins
