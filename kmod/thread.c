@@ -26,7 +26,8 @@
 /**
  * kp_thread_client_new() - become the thread-profiling client.
  * @t:		  the machine's state.
- * @flags:	  KPROFILE_THREAD_* (KPROFILE_THREAD_INHERIT).
+ * @flags:	  KPROFILE_THREAD_* (KPROFILE_THREAD_INHERIT,
+ *		  KPROFILE_THREAD_START_ON_EXEC).
  * @counter_mask: configuration entries to read (bit i: entry i).
  * @reason:	  on failure, why.
  * @len:	  bytes at @reason.
@@ -49,7 +50,7 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 	struct kp_thread_client *c;
 	u32 i;
 
-	if ((flags & ~KPROFILE_THREAD_INHERIT) ||
+	if ((flags & ~(KPROFILE_THREAD_INHERIT | KPROFILE_THREAD_START_ON_EXEC)) ||
 	    (counter_mask >> (KPROFILE_MAX_COUNTERS - 1) >> 1)) {
 		scnprintf(reason, len, "unknown flags 0x%x or counter mask 0x%x",
 			  flags, counter_mask);
@@ -355,6 +356,62 @@ void kp_thread_exec_stopped(struct kp_thread_client *c,
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exec_stopped);
+
+/**
+ * kp_thread_wait_exec() - @e restarts from zero at its next exec
+ *	(KPROFILE_THREAD_START_ON_EXEC).
+ * @c: the client.
+ * @e: an entry kp_thread_join() gave.
+ *
+ * Context: any but NMI; takes @c->lock.
+ */
+void kp_thread_wait_exec(struct kp_thread_client *c, struct kp_thread_task *e)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	WRITE_ONCE(e->wait_exec, true);
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_thread_wait_exec);
+
+/**
+ * kp_thread_exec_started() - @task, current, executed a program
+ *	(sched_process_exec) and stays profiled.
+ * @c:    the client.
+ * @task: current.
+ * @tsc:  the TSC now.
+ *
+ * Nothing unless @task's entry waits for its exec (kp_thread_wait_exec()).
+ * Else what it counted so far (counters, cycles, switches) is dropped and,
+ * when it is switched in, its counters restart from zero now: it counts
+ * from the end of its exec on.
+ * Context: the exec'ing thread, preemption off; takes @c->lock.
+ */
+void kp_thread_exec_started(struct kp_thread_client *c,
+			    struct task_struct *task, u64 tsc)
+{
+	struct kp_thread_task *e;
+	unsigned long flags;
+	unsigned int i;
+	bool running;
+
+	raw_spin_lock_irqsave(&c->lock, flags);
+	e = kp_thread_find(c, task);
+	if (e && e->wait_exec) {
+		running = e->running;
+		kp_thread_switch_out(c, e, tsc);
+		for (i = 0; i < KPROFILE_MAX_COUNTERS; i++)
+			WRITE_ONCE(e->hw[i], 0);
+		WRITE_ONCE(e->cycles, 0);
+		WRITE_ONCE(e->switches, 0);
+		WRITE_ONCE(e->wait_exec, false);
+		if (running)
+			kp_thread_start(c, e, tsc);
+	}
+	raw_spin_unlock_irqrestore(&c->lock, flags);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exec_started);
 
 static void kp_thread_stop_cpu(void *info)
 {

@@ -84,6 +84,8 @@ struct task_struct;
  * @exited:  it passed sched_process_exit.
  * @exec_stopped: it executed a program that left it non-dumpable and
  *	     counts no more (thread_fd.c's exec hook).
+ * @wait_exec: KPROFILE_THREAD_START_ON_EXEC: its counts restart from zero
+ *	     at its next exec (written under kp_thread_client.lock).
  * @in_tsc:  TSC when it was last switched in.
  * @switches: times switched in while profiled.
  * @cycles:  TSC cycles it ran while profiled.
@@ -99,6 +101,7 @@ struct kp_thread_task {
 	bool running;
 	bool exited;
 	bool exec_stopped;
+	bool wait_exec;
 	u64 in_tsc;
 	u64 switches;
 	u64 cycles;
@@ -198,6 +201,9 @@ void kp_thread_switch_in(struct kp_thread_client *c, struct kp_thread_task *e,
 			 u64 tsc);
 void kp_thread_switch_out(struct kp_thread_client *c,
 			  struct kp_thread_task *e, u64 tsc);
+void kp_thread_wait_exec(struct kp_thread_client *c, struct kp_thread_task *e);
+void kp_thread_exec_started(struct kp_thread_client *c,
+			    struct task_struct *task, u64 tsc);
 void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
 		      u64 tsc);
 void kp_thread_exec_stopped(struct kp_thread_client *c,

@@ -105,18 +105,20 @@ static KP_SCHED_EXIT_PROBE(kp_thread_on_exit)
 /*
  * An exec that left the thread non-dumpable (set-user-ID, set-group-ID,
  * file capabilities) ends its profiling, as perf tears its task events
- * down there: it is charged up to now and counts no more.
+ * down there: it is charged up to now and counts no more.  Any other exec
+ * starts the counts of a thread enabled with KPROFILE_THREAD_START_ON_EXEC.
  */
 static void kp_thread_on_exec(void *data, struct task_struct *task,
 			      pid_t old_pid, struct linux_binprm *bprm)
 {
 	struct kp_thread_client *c = data;
 
-	if (kp_task_dumpable(task))
-		return;
 	/* As the exit probe: clock and charge on one CPU. */
 	preempt_disable();
-	kp_thread_exec_stopped(c, task, c->threads->clock());
+	if (kp_task_dumpable(task))
+		kp_thread_exec_started(c, task, c->threads->clock());
+	else
+		kp_thread_exec_stopped(c, task, c->threads->clock());
 	preempt_enable();
 }
 
@@ -359,6 +361,8 @@ long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp)
 		ret = -ENOMEM;
 		goto out_hooks;
 	}
+	if (req.flags & KPROFILE_THREAD_START_ON_EXEC)
+		kp_thread_wait_exec(c, e);
 	if (task == current)
 		kp_thread_start_current(c, e);
 	ret = anon_inode_getfd("[kprofile-thread]", &kp_thread_fops, f,

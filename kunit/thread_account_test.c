@@ -310,6 +310,57 @@ static void kp_thread_exec_stops_entry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, d->cycle_time, 15ULL);
 }
 
+/*
+ * KPROFILE_THREAD_START_ON_EXEC: what the thread counted before its exec
+ * (a tool's own code in the forked child, the exec's start) is dropped
+ * there and the counters restart from zero; an exec without the flag, or
+ * a second exec, keeps the counts.
+ */
+static void kp_thread_exec_starts_counting(struct kunit *test)
+{
+	static const u64 ev[] = { 9 };
+	struct kprofile_thread_data *d;
+	unsigned int cpu;
+	struct acct a;
+
+	acct_setup(test, &a, kp_pmu_fix_intel(test, 2, 4, 48), 1, 0xffff);
+	d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+
+	/* No flag: an exec changes nothing. */
+	slice(&a, 0, ev, 1, 10);
+	preempt_disable();
+	kp_thread_exec_started(a.c, current, 12);
+	preempt_enable();
+	kp_thread_read(a.c, d);
+	KUNIT_EXPECT_EQ(test, d->hw_counters[0], 9ULL);
+	KUNIT_EXPECT_EQ(test, d->cycle_time, 10ULL);
+
+	/* Waiting: 5 events before the exec (dropped), 7 after. */
+	kp_thread_wait_exec(a.c, a.e);
+	preempt_disable();
+	cpu = smp_processor_id();
+	kp_thread_switch_in(a.c, a.e, 20);
+	kp_fake_count(a.fix->pmu->fake, cpu, a.msr[0], 5);
+	kp_thread_exec_started(a.c, current, 25);
+	kp_fake_count(a.fix->pmu->fake, cpu, a.msr[0], 7);
+	kp_thread_switch_out(a.c, a.e, 40);
+	preempt_enable();
+	kp_thread_read(a.c, d);
+	KUNIT_EXPECT_EQ(test, d->hw_counters[0], 7ULL);
+	KUNIT_EXPECT_EQ(test, d->cycle_time, 15ULL);
+	KUNIT_EXPECT_EQ(test, d->context_switches, 0ULL);
+
+	/* Once: a second exec keeps what was counted. */
+	slice(&a, 50, ev, 1, 60);
+	preempt_disable();
+	kp_thread_exec_started(a.c, current, 61);
+	preempt_enable();
+	kp_thread_read(a.c, d);
+	KUNIT_EXPECT_EQ(test, d->hw_counters[0], 16ULL);
+	KUNIT_EXPECT_EQ(test, d->context_switches, 1ULL);
+}
+
 static struct kunit_case kp_thread_cases[] = {
 	KUNIT_CASE(kp_thread_accumulates_emon),
 	KUNIT_CASE(kp_thread_accumulates_emon_v1),
@@ -323,6 +374,7 @@ static struct kunit_case kp_thread_cases[] = {
 	KUNIT_CASE(kp_thread_read_includes_running_slice),
 	KUNIT_CASE(kp_thread_exit_keeps_exited_entry),
 	KUNIT_CASE(kp_thread_exec_stops_entry),
+	KUNIT_CASE(kp_thread_exec_starts_counting),
 	{}
 };
 

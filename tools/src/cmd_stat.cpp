@@ -187,12 +187,14 @@ std::vector<StatCounter> resolve_sources(const Session &s, const StatOptions &op
 	auto iface = static_cast<Interface>(s.info.interface);
 	std::vector<StatCounter> out;
 
-	auto add = [&](std::uint32_t value) {
+	auto add = [&](std::uint32_t value, std::uint32_t mode = KPROFILE_MODE_TABLE,
+		       std::string_view suffix = "") {
 		kprofile_source_info q = s.device.query_source(value).value();
 		StatCounter c;
 
 		c.source = value;
-		c.name = q.name;
+		c.name = std::string(q.name) + std::string(suffix);
+		c.mode = mode;
 		if (q.flags & KPROFILE_SOURCE_SUPPORTED) {
 			c.state = StatCounter::State::Counted;
 		} else {
@@ -212,13 +214,14 @@ std::vector<StatCounter> resolve_sources(const Session &s, const StatOptions &op
 			pos = comma == std::string::npos ? list.size() + 1 : comma + 1;
 			if (item.empty())
 				continue;
-			ParsedSource p = parse_source(item, iface).value();
+			CounterSpec spec = parse_counter_spec(item).value();
+			ParsedSource p = parse_source(spec.source, iface).value();
 			if (p.value == KPROFILE_SOURCE_TIME)
 				throw Failure(usage_error(
 					"ProfileTime is a timer, not a counter source",
 					{"stat counts context switches and cycle time anyway; -s takes "
 					 "counter sources (kprofile sources)."}));
-			add(p.value);
+			add(p.value, spec.mode, spec.suffix);
 		}
 	}
 	if (!opts.sources.empty())
@@ -255,7 +258,7 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 {
 	Session s = open_session(ctx);
 	StatResult r;
-	std::vector<std::uint32_t> config;
+	std::vector<std::uint32_t> config, modes;
 	std::string reason;
 
 	r.command = opts.command;
@@ -265,12 +268,13 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		if (c.state == StatCounter::State::Counted) {
 			c.entry = config.size();
 			config.push_back(c.source);
+			modes.push_back(c.mode);
 		}
 	}
 
 	std::optional<HwConfig> hw;
 	if (!config.empty()) {
-		auto set = HwConfig::set(s.device, config, &reason);
+		auto set = HwConfig::set(s.device, config, &reason, modes);
 		if (set) {
 			hw.emplace(std::move(set).value());
 		} else if (set.error().err == EBUSY || set.error().err == EOPNOTSUPP) {
@@ -304,8 +308,10 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		while (!g_stop && process_alive(opts.pid))
 			::usleep(50000);
 	} else {
+		// Counted from its exec on, as perf stat's enable_on_exec:
+		// not our code in the child, nor the exec's start.
 		HeldCommand cmd(opts.command);
-		tp.emplace(ThreadProfile::enable(s.device, cmd.pid(), true).value());
+		tp.emplace(ThreadProfile::enable(s.device, cmd.pid(), true, true).value());
 		t0 = std::chrono::steady_clock::now();
 		IgnoreInterrupts quiet;
 
@@ -342,8 +348,9 @@ void setup_stat(CLI::App &cmd, Context &ctx)
 
 	cmd.add_option("-s,--sources,--source", opts->sources,
 		       "Counter sources to count, comma-separated (names as `kprofile sources` "
-		       "shows them, with or without \"Profile\", or numbers); default: "
-		       "instructions, cycles and branches where supported")
+		       "shows them, with or without \"Profile\", or numbers), each with :u "
+		       "(user mode only) or :k (kernel mode only) if wanted; default: "
+		       "instructions, cycles and branches where supported, in both modes")
 		->type_name("SOURCES")
 		->allow_extra_args(false);
 	// perf's spelling, as record's -e (the review: "The following argument

@@ -316,4 +316,24 @@ Result<ParsedSource> parse_source(std::string_view text, Interface iface)
 			   std::move(hints));
 }
 
+Result<CounterSpec> parse_counter_spec(std::string_view text)
+{
+	const std::size_t colon = text.rfind(':');
+
+	if (colon == std::string_view::npos)
+		return CounterSpec{text, KPROFILE_MODE_TABLE, ""};
+	const std::string_view mod = text.substr(colon + 1);
+	const std::string_view source = text.substr(0, colon);
+
+	if (mod == "u")
+		return CounterSpec{source, KPROFILE_MODE_USER, ":u"};
+	if (mod == "k")
+		return CounterSpec{source, KPROFILE_MODE_KERNEL, ":k"};
+	if (mod == "uk" || mod == "ku")
+		return CounterSpec{source, KPROFILE_MODE_BOTH, ""};
+	return usage_error(fmt::format("unknown modifier \"{}\" in \"{}\"", mod, text),
+			   {"A source may end in :u (user mode only), :k (kernel mode only) or "
+			    ":uk (both, the default), as perf's events do."});
+}
+
 } // namespace kprofile

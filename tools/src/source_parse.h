@@ -48,6 +48,18 @@ std::optional<Result<std::uint64_t>> parse_number(std::string_view text, std::ui
 // wrong and suggest the closest names, or the interface that has it.
 Result<ParsedSource> parse_source(std::string_view text, Interface iface);
 
+// A counter source with perf's privilege modifier: "TotalIssues:u" (user
+// mode only), ":k" (kernel mode only), ":uk"/":ku" (both), or no suffix
+// (as the table says: both).  @mode is an enum kprofile_mode; @suffix is
+// what follows the source's name in stat's output (":u", ":k", "" for
+// both).  Errors (exit code Usage): an unknown modifier.
+struct CounterSpec {
+	std::string_view source;	// @text without the modifier
+	std::uint32_t mode;
+	std::string_view suffix;
+};
+Result<CounterSpec> parse_counter_spec(std::string_view text);
+
 // The closest source names and aliases on @iface to @text, best first,
 // at most @max.  Names are shown without the "Profile" prefix unless
 // @text has it.

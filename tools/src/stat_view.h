@@ -21,7 +21,8 @@ struct StatCounter {
 		NotCounted,	// no counter free: <not counted>
 	};
 	std::uint32_t source = 0;
-	std::string name;	// e.g. "ProfileTotalIssues"
+	std::string name;	// e.g. "ProfileTotalIssues", "ProfileTotalIssues:u"
+	std::uint32_t mode = 0;	// enum kprofile_mode (0: as the table says)
 	State state = State::NotSupported;
 	std::uint64_t value = 0;	// State::Counted
 	std::string reason;	// why not, otherwise empty

@@ -32,7 +32,7 @@ std::string text(const char *s, std::size_t n)
 } // namespace
 
 Result<HwConfig> HwConfig::set(const Device &dev, const std::vector<std::uint32_t> &sources,
-			       std::string *reason)
+			       std::string *reason, const std::vector<std::uint32_t> &modes)
 {
 	kprofile_hw_config_set cs{};
 
@@ -43,7 +43,7 @@ Result<HwConfig> HwConfig::set(const Device &dev, const std::vector<std::uint32_
 	for (std::size_t i = 0; i < sources.size(); i++) {
 		cs.config.counters[i].type = KPROFILE_HW_COUNTER_PMC;
 		cs.config.counters[i].source = sources[i];
-		cs.config.counters[i].mode = KPROFILE_MODE_TABLE;
+		cs.config.counters[i].mode = i < modes.size() ? modes[i] : KPROFILE_MODE_TABLE;
 	}
 	int ret = call(dev.fd(), KPROFILE_IOC_SET_HW_CONFIG_EX, &cs);
 	if (ret < 0) {
@@ -77,12 +77,14 @@ HwConfig::~HwConfig()
 		call(fd_, KPROFILE_IOC_SET_HW_CONFIG, &empty);
 }
 
-Result<ThreadProfile> ThreadProfile::enable(const Device &dev, pid_t pid, bool inherit)
+Result<ThreadProfile> ThreadProfile::enable(const Device &dev, pid_t pid, bool inherit,
+					    bool start_on_exec)
 {
 	kprofile_thread_enable te{};
 
 	te.pid = pid;
-	te.flags = inherit ? KPROFILE_THREAD_INHERIT : 0;
+	te.flags = (inherit ? KPROFILE_THREAD_INHERIT : 0) |
+		   (start_on_exec ? KPROFILE_THREAD_START_ON_EXEC : 0);
 	te.counter_mask = (1U << KPROFILE_MAX_COUNTERS) - 1;
 	int ret = call(dev.fd(), KPROFILE_IOC_THREAD_ENABLE, &te);
 	if (ret >= 0)

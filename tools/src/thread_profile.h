@@ -20,11 +20,13 @@ namespace kprofile {
 // back the empty configuration (and so frees the counters).
 class HwConfig {
 public:
-	// Set @sources (table mode).  On failure the Error says what to do
-	// and @reason (when given) gets the module's reason: who holds the
-	// counters, or why there is no PMU.
+	// Set @sources, each counting in the privilege levels of the same
+	// entry of @modes (enum kprofile_mode; missing entries: table mode).
+	// On failure the Error says what to do and @reason (when given) gets
+	// the module's reason: who holds the counters, or why there is no PMU.
 	static Result<HwConfig> set(const Device &dev, const std::vector<std::uint32_t> &sources,
-				    std::string *reason = nullptr);
+				    std::string *reason = nullptr,
+				    const std::vector<std::uint32_t> &modes = {});
 
 	HwConfig(HwConfig &&other) noexcept;
 	HwConfig &operator=(HwConfig &&) = delete;
@@ -65,8 +67,10 @@ struct ThreadRow {
 class ThreadProfile {
 public:
 	// Profile thread @pid (0: the caller); with @inherit also the
-	// threads and processes it creates later.
-	static Result<ThreadProfile> enable(const Device &dev, pid_t pid, bool inherit);
+	// threads and processes it creates later; with @start_on_exec from
+	// @pid's next exec on (what it counted before is dropped there).
+	static Result<ThreadProfile> enable(const Device &dev, pid_t pid, bool inherit,
+					    bool start_on_exec = false);
 
 	Result<ThreadTotals> read() const;
 	// Per thread, in the order they joined.  @entries: configuration

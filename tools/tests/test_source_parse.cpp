@@ -213,3 +213,27 @@ TEST(SourceParse, MisspelledAliasesGetADidYouMean)
 		  std::string::npos);
 	EXPECT_NE(failure("Tme", Interface::None).find("Did you mean"), std::string::npos);
 }
+
+TEST(SourceParse, CounterSpecTakesPerfsPrivilegeModifiers)
+{
+	auto u = parse_counter_spec("TotalIssues:u").value();
+	EXPECT_EQ(u.source, "TotalIssues");
+	EXPECT_EQ(u.mode, KPROFILE_MODE_USER);
+	EXPECT_EQ(u.suffix, ":u");
+	auto k = parse_counter_spec("ProfileTotalCycles:k").value();
+	EXPECT_EQ(k.source, "ProfileTotalCycles");
+	EXPECT_EQ(k.mode, KPROFILE_MODE_KERNEL);
+	EXPECT_EQ(k.suffix, ":k");
+	for (const char *both : {"instructions:uk", "instructions:ku"}) {
+		auto b = parse_counter_spec(both).value();
+		EXPECT_EQ(b.source, "instructions") << both;
+		EXPECT_EQ(b.mode, KPROFILE_MODE_BOTH) << both;
+		EXPECT_EQ(b.suffix, "") << both;
+	}
+	auto plain = parse_counter_spec("0x02").value();
+	EXPECT_EQ(plain.source, "0x02");
+	EXPECT_EQ(plain.mode, KPROFILE_MODE_TABLE);
+	auto bad = parse_counter_spec("TotalIssues:x");
+	ASSERT_FALSE(bad);
+	EXPECT_NE(bad.error().what.find("unknown modifier \"x\""), std::string::npos);
+}

@@ -524,6 +524,8 @@ struct kprofile_hw_config_set {
 #define KPROFILE_THREAD_INHERIT	(1U << 0) /* also threads and processes
 					   * the task creates later, and
 					   * theirs */
+#define KPROFILE_THREAD_START_ON_EXEC (1U << 1) /* count the task from
+					   * its next exec on */
 
 /**
  * struct kprofile_thread_enable - KPROFILE_IOC_THREAD_ENABLE
@@ -533,6 +535,14 @@ struct kprofile_hw_config_set {
  * @flags:	  KPROFILE_THREAD_*.
  * @counter_mask: which configured counters (bit i = entry i) to read.
  * @reserved:	  zero.
+ *
+ * With KPROFILE_THREAD_START_ON_EXEC the task (@pid itself, not threads it
+ * creates before that exec) restarts from zero (counters, cycles,
+ * switches) when it next executes a program (at sched_process_exec, the
+ * end of execve()): a tool that forks, enables and then lets the child
+ * exec counts the program, not its own code in the child, nor the exec
+ * up to then.  (perf's enable_on_exec starts a little earlier, inside
+ * execve(), so its kernel-mode counts also hold the end of the exec.)
  *
  * Returns a file descriptor; KPROFILE_IOC_THREAD_READ reads it, close
  * disables profiling.  The configured counters are read through the
