@@ -91,13 +91,11 @@ image() {
 	cp "/lib/modules/$rel/kernel/arch/x86/kernel/msr.ko" "$extra/kp/pmu/" 2>/dev/null || true
 	printf 'KP_PMU_MODEL=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\n' \
 		"$model" "$gp" "$fixed" >"$extra/kp/pmu.conf"
-	# The kprofile tool too (guest/5x-kprofile-*.sh), when built.
-	local tool=$KP_BUILD/tool/kprofile t=()
-	[ -x "$tool" ] && t=(--tool "$tool")
+	local t=()
 	[ -n "$tool" ] && t=(--tool "$tool")
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
 		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
-		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra" ${t[@]+"${t[@]}"} "${t[@]}"
+		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra" ${t[@]+"${t[@]}"}
 }
 # boot NAME SMP [boot.sh args]: boot $out/NAME/initrd.gz.
 boot() {
