@@ -204,6 +204,10 @@ TEST(RecordSamples, UnknownAddressesAndModules)
 	EXPECT_FALSE(syms.frame(a.frames[0]).resolved);
 	NamedSample m = syms.name(d.samples.samples[1]);
 	EXPECT_EQ(syms.frame(m.frames[0]).object, "[kprofile]");
+	// The module once, as the object (issue 23: script printed
+	// "mod_fn [kprofile]+0x8 ([kprofile])").
+	EXPECT_EQ(syms.frame(m.frames[0]).symbol, "mod_fn");
+	EXPECT_EQ(syms.frame(m.frames[0]).offset, 8U);
 }
 
 TEST(RecordSamples, ChildrenCountEachStackOnceAndSelfTheLeaf)

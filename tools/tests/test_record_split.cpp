@@ -5,6 +5,8 @@
 
 #include "record_test_util.h"
 
+#include "record/pprof_util.h"
+#include "record/report_export.h"
 #include "record/report_model.h"
 #include "record/report_view.h"
 
@@ -291,4 +293,61 @@ TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
 	EXPECT_EQ(raw[0].symbol, "alpha | beta");
 	EXPECT_EQ(raw[1].symbol, "spin+0x10c0");
 	EXPECT_EQ(raw[2].object, "[catch-all]") << "every hit of the target, not the unattributed ones";
+}
+
+// `go tool pprof` takes the first mapping for the main binary ("File:"):
+// it was whichever object had the hottest row, [kernel] under -a or a
+// busy syscall loop (issue 23, item 8).
+TEST(RecordSplit, PprofPutsTheProgramsMappingFirst)
+{
+	ProfileData d;
+	d.command = {"./work-dyn", "1"};
+	d.sources = {{0, "ProfileTime", 10000, true}};
+	d.objects = {{"/lib/x86_64-linux-gnu/libm.so.6", ""}, {"/tmp/work-dyn", ""}};
+	Report rep;
+	SourceTotals t;
+	t.name = "ProfileTime";
+	t.interval = 10000;
+	t.timer = true;
+	rep.sources = {t};
+	for (const char *obj : {"[kernel]", "/lib/x86_64-linux-gnu/libm.so.6", "/tmp/work-dyn"}) {
+		Row r;
+		r.source_name = "ProfileTime";
+		r.object = r.object_path = obj;
+		r.symbol = std::string("fn_in_") + obj;
+		r.hits = 10;
+		r.address = 0x1000;
+		rep.rows.push_back(r);
+	}
+	const std::string gz = render_pprof(d, rep);
+	google::protobuf::io::ArrayInputStream in(gz.data(), static_cast<int>(gz.size()));
+	google::protobuf::io::GzipInputStream unzip(&in);
+	perftools::profiles::Profile p;
+	ASSERT_TRUE(p.ParseFromZeroCopyStream(&unzip));
+	ASSERT_EQ(p.mapping_size(), 3);
+	EXPECT_EQ(p.string_table(static_cast<int>(p.mapping(0).filename())), "/tmp/work-dyn");
+	for (const auto &l : p.location()) {	// ids still name the right ones
+		bool found = false;
+		for (const auto &m : p.mapping())
+			found |= m.id() == l.mapping_id();
+		EXPECT_TRUE(found);
+	}
+}
+
+// A bucket recording's folded stacks are rooted as record -g's are, by
+// the comm (issue 23, item 8: "work-dyn-156" vs "work-dyn").
+TEST(RecordSplit, FoldedRootIsTheCommAsInSampleStacks)
+{
+	Report rep;
+	Row r;
+	r.source_name = "ProfileTime";
+	r.object = "work-dyn";
+	r.symbol = "hot_int";
+	r.comm = "work-dyn";
+	r.pid = 156;
+	r.hits = 7;
+	rep.rows = {r};
+	EXPECT_EQ(render_folded(rep), "work-dyn;work-dyn;hot_int 7\n");
+	rep.rows[0].comm.clear();
+	EXPECT_EQ(render_folded(rep), "156;work-dyn;hot_int 7\n");
 }

@@ -119,6 +119,30 @@ inline void add_location(perftools::profiles::Profile &p, std::uint64_t id, std:
 		line->set_line(std::strtoll(srcline.c_str() + colon + 1, nullptr, 10));
 }
 
+// pprof takes the first mapping for the main binary ("File: ..." in
+// `go tool pprof`): move the mapping of the recording's program there
+// (the command's, or -p's process's name), else the first one that is
+// a file, not "[kernel]" or a module (issue 23: it showed File: [kernel]).
+inline void main_mapping_first(perftools::profiles::Profile &p, const ProfileData &data)
+{
+	std::string main = data.command.empty() ? process_comm(data, data.pid) : data.command[0];
+	main = main.substr(main.rfind('/') == std::string::npos ? 0 : main.rfind('/') + 1);
+	int best = -1;
+	for (int i = 0; i < p.mapping_size(); i++) {
+		const std::string &f = p.string_table(static_cast<int>(p.mapping(i).filename()));
+		const std::string base = f.substr(f.rfind('/') == std::string::npos ? 0 :
+						  f.rfind('/') + 1);
+		if (!main.empty() && base == main) {
+			best = i;
+			break;
+		}
+		if (best < 0 && !f.empty() && f[0] != '[')
+			best = i;
+	}
+	if (best > 0)
+		p.mutable_mapping()->SwapElements(0, best);
+}
+
 // @p serialized and gzipped, as pprof files are.
 inline std::string gzip_profile(const perftools::profiles::Profile &p)
 {

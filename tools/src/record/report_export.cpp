@@ -51,12 +51,11 @@ std::string render_folded(const Report &report)
 		std::string stack;
 		if (sources.size() > 1)
 			stack += folded_frame(r.source_name) + ";";
-		if (!r.comm.empty() || r.pid) {
-			const std::string process = fmt::format(
-				"{}{}{}", r.comm, r.comm.empty() ? "" : "-",
-				r.pid ? std::to_string(r.pid) : "");
-			stack += folded_frame(process) + ";";
-		}
+		// The process as the sample stream's folded stacks root it, by
+		// its comm (the pid only without one): a flame graph of the same
+		// program had "work-dyn-156" here and "work-dyn" from record -g.
+		if (!r.comm.empty() || r.pid)
+			stack += folded_frame(r.comm.empty() ? std::to_string(r.pid) : r.comm) + ";";
 		if (!r.object.empty())
 			stack += folded_frame(r.object) + ";";
 		stack += folded_frame(r.symbol.empty() ? "[unknown]" : r.symbol);
@@ -168,6 +167,7 @@ std::string render_pprof(const ProfileData &data, const Report &report)
 		}
 	}
 
+	main_mapping_first(p, data);
 	return gzip_profile(p);
 }
 

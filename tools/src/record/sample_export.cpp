@@ -135,6 +135,7 @@ std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &sy
 		l->set_key(st.id("pid"));
 		l->set_num(std::get<2>(key));
 	}
+	main_mapping_first(p, data);
 	return gzip_profile(p);
 }
 

@@ -217,8 +217,13 @@ int SampleSymbols::kernel_frame(std::uint64_t addr, bool ret)
 			f.symbol = s->name;
 			f.resolved = true;
 			f.offset = addr - s->start;
-			if (std::string mod = module_of(s->name); !mod.empty())
+			// "fn [mod]": the module is the frame's object, the name
+			// fn alone, as perf's "fn+0x3d4 ([mod])" (script printed
+			// "fn [mod]+0x3d4 ([mod])", pprof "fn [mod]").
+			if (std::string mod = module_of(s->name); !mod.empty()) {
 				f.object = f.object_path = mod;
+				f.symbol = s->name.substr(0, s->name.size() - mod.size() - 1);
+			}
 		}
 	}
 	cit->second = intern(std::move(f));
