@@ -87,6 +87,24 @@ TEST(RecordSymfs, ObjectsAreFoundUnderSymfsByPathOrBasename)
 		<< "DIR + basename";
 }
 
+// --symfs DIR holding only some objects: the others are this machine's
+// own when their build-id is the recorded one (issue 23, item 8: with
+// the program in DIR, libc, libm and libz were "No such file").
+TEST(RecordSymfs, ObjectsNotUnderSymfsFallBackToTheSameBuildHere)
+{
+	ProfileData d = recording(KP_FIXTURE_SO, KP_FIXTURE_SO, "kp_fixture_c_function", 5);
+	TempDir empty;
+	FileResolver res({empty.path(), false});
+	const Row *r = row(build_report(d, res), "kp_fixture_c_function");
+	ASSERT_NE(r, nullptr) << "the same build-id at the recorded path";
+	EXPECT_DOUBLE_EQ(r->hits, 5.0);
+
+	d.objects[0].build_id = "00112233445566778899aabbccddeeff00112233";	// another build
+	FileResolver other({empty.path(), false});
+	EXPECT_EQ(row(build_report(d, other), "kp_fixture_c_function"), nullptr)
+		<< "a file of another build is not taken";
+}
+
 TEST(RecordSymfs, SrclineComesFromTheDwarfLineTables)
 {
 	auto lt = LineTable::open(KP_FIXTURE_SO_G);
