@@ -102,9 +102,11 @@ NOKPROBE_SYMBOL(kp_pmu_deliver);
  *   leave it masked): first on top-bit interfaces (a late overflow raises
  *   a new PMI), after the acknowledgment on status interfaces;
  * - CheckOverflowStatus over the counters armed here (status bit or top
- *   bit clear) and those reservations claim (status bit, INT set); each
- *   of kprofile's gets SetInterval with its source's current interval;
- *   all are acknowledged and handed to the consumers or the claim; then
+ *   bit clear) and those reservations claim (status bit, INT set); all
+ *   are handed to the consumers or the claim, then each of kprofile's
+ *   gets SetInterval with its source's current interval (so the
+ *   handler's own events are not spent from the next period) and all are
+ *   acknowledged; then
  *   the status is read again, at most KP_NMI_MAX_LOOPS times, so an
  *   overflow that lands inside the handler is not left to a PMI the
  *   masked LVTPC dropped;
@@ -143,12 +145,19 @@ int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 		if (!ovf)
 			break;
 		mine = ovf & armed;
+		/*
+		 * The consumers first: what the counters count meanwhile
+		 * (the NMI entry, this handler, a stack walk: kernel
+		 * instructions, cycles) is overwritten by the reload, not
+		 * spent from the next period, which perf keeps free of its
+		 * handler too (it disables the counters there).
+		 */
+		kp_pmu_deliver(pmu, c, mine, ovf & claimed, regs);
 		for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
 			pmu->ops->set_interval(pmu, idx,
 					       kp_source_interval(pmu->sources,
 								  c->source[idx]));
 		pmu->ops->ack_overflow(pmu, ovf);
-		kp_pmu_deliver(pmu, c, mine, ovf & claimed, regs);
 		handled += hweight64(ovf);
 	}
 	if (status_iface)

@@ -216,11 +216,12 @@ static int kp_profile_arm(struct kp_profile *p, char *reason, size_t len)
 		return 0;
 	}
 	/*
-	 * The hardware counts both modes (the table's USR and OS bits), so
-	 * profiles of one source share one counter and its sampling rate;
-	 * each profile filters the mode in the hit path.
+	 * Profiles of one source and mode share one counter and its
+	 * sampling rate; both modes (and the table's) share the table's
+	 * counter, and each profile filters the mode in the hit path.  A
+	 * user or kernel profile counts in its mode only (kp_counter_mode()).
 	 */
-	return kp_pmu_arm(set->pmu, p->source, KPROFILE_MODE_TABLE,
+	return kp_pmu_arm(set->pmu, p->source, kp_counter_mode(p->mode),
 			  p->all_cpus ? NULL : p->cpus, reason, len);
 }
 
@@ -229,7 +230,7 @@ static void kp_profile_disarm(struct kp_profile *p)
 	if (p->source == KPROFILE_SOURCE_TIME)
 		kp_ptimer_put(p->set);
 	else
-		kp_pmu_disarm(p->set->pmu, p->source, KPROFILE_MODE_TABLE);
+		kp_pmu_disarm(p->set->pmu, p->source, kp_counter_mode(p->mode));
 }
 
 /**

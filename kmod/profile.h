@@ -303,6 +303,26 @@ struct kp_sample {
 };
 
 /**
+ * kp_counter_mode() - the mode a counter source is armed in for a profile
+ *	or stream of privilege mode @mode.
+ * @mode: enum kprofile_mode.
+ *
+ * One mode counts only in that mode, as perf's :u and :k: its sampling
+ * period is spent in that mode alone (counting both, the period also
+ * spans the other mode, and a user profile's hits come too often by the
+ * kernel's share, the PMI handler's own instructions among them).  Both,
+ * and the table's, share the table's counter.
+ *
+ * Return: KPROFILE_MODE_USER, KPROFILE_MODE_KERNEL or KPROFILE_MODE_TABLE.
+ */
+static inline enum kprofile_mode kp_counter_mode(enum kprofile_mode mode)
+{
+	if (mode == KPROFILE_MODE_USER || mode == KPROFILE_MODE_KERNEL)
+		return mode;
+	return KPROFILE_MODE_TABLE;
+}
+
+/**
  * kp_mode_counts() - whether an interrupt in user (@user) or kernel mode
  *	counts for a profile or stream of privilege mode @mode.
  * @mode: enum kprofile_mode; TABLE and BOTH count both.

@@ -302,8 +302,8 @@ static int kp_stream_arm(struct kp_stream *st, u32 source, char *reason,
 		kp_ptimer_get(st->set);
 		return 0;
 	}
-	/* Both modes, shared with profiles; the sample path filters. */
-	return kp_pmu_arm(st->set->pmu, source, KPROFILE_MODE_TABLE, NULL,
+	/* Shared with profiles of its mode (kp_counter_mode()). */
+	return kp_pmu_arm(st->set->pmu, source, kp_counter_mode(st->mode), NULL,
 			  reason, len);
 }
 
@@ -312,7 +312,7 @@ static void kp_stream_disarm(struct kp_stream *st, u32 source)
 	if (source == KPROFILE_SOURCE_TIME)
 		kp_ptimer_put(st->set);
 	else
-		kp_pmu_disarm(st->set->pmu, source, KPROFILE_MODE_TABLE);
+		kp_pmu_disarm(st->set->pmu, source, kp_counter_mode(st->mode));
 }
 
 /**

@@ -76,7 +76,16 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	req.size = size;
 	req.bucket_shift = shift;
 	req.source = src.value;
+	// The module arms a source once per mode: a user (or kernel) profile
+	// counts user (kernel) events only, and its sampling period is spent
+	// in that mode alone, as perf's :u.  When both are recorded, every
+	// profile asks for both: they share one counter whose period spans
+	// both, as perf's plain event, and the ranges keep user and kernel
+	// hits apart as the mode would.  Kernel profiles are made first
+	// (start_base), so kernel_ok_ is known for the user ones.
 	req.mode = mode;
+	if ((mode == KPROFILE_MODE_KERNEL && opts_.user) || (mode == KPROFILE_MODE_USER && kernel_ok_))
+		req.mode = KPROFILE_MODE_BOTH;
 	req.cpus = opts_.cpus;
 	req.what = profile_label(kind == RangeKind::CatchAll, base >= kKernelBase,
 				 object >= 0 ? objects_[object].path : std::string(), pid);
@@ -128,10 +137,15 @@ void Session::start_base()
 			for (pid_t c : children_of(root))
 				prior_children_.insert(c);
 	}
+	start_kernel(root);
 	if (opts_.user)
 		for (const auto &s : opts_.sources)
 			add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, KPROFILE_MODE_USER, -1,
 			    0, s, root);
+}
+
+void Session::start_kernel(pid_t root)
+{
 	if (!opts_.kernel)
 		return;
 

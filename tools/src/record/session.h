@@ -109,6 +109,8 @@ private:
 	int object_index(const std::string &path);
 	// Kernel catch-all, kernel text and module text of @pid (0: all).
 	void add_kernel(pid_t pid);
+	// start_base()'s kernel profiles (when asked for and permitted).
+	void start_kernel(pid_t root);
 	// Follow @pid (a child of @ppid, 0 for none): catch-alls and kernel
 	// when @own_totals (not under -a, whose catch-alls count everyone).
 	void adopt(pid_t pid, pid_t ppid, bool own_totals);
