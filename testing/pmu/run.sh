@@ -77,7 +77,7 @@ build_guest_files() {
 ) 8>"$out/build.lock"
 
 # The tool, when built (make tool), as vm.sh takes it.
-tool=$(find "$KP_BUILD/tool" -maxdepth 3 -type f -name kprofile -perm -u+x 2>/dev/null | head -n1 || true)
+tool=$(find -L "$KP_BUILD/tool" -maxdepth 3 -type f -name kprofile -perm -u+x 2>/dev/null | head -n1 || true)
 [ -n "$tool" ] || kp_log "note: the kprofile tool is not built (make tool); running without it"
 
 # image NAME MODE CMD: the initramfs for one boot in $out/NAME/.
