@@ -12,8 +12,8 @@
 #           amd-core  EPYC,pmu=on,+perfctr-core (PerfCtrExtCore's 6)
 #   Boots it with KP_PMU_SMP vCPUs (default 1; with more the kernel's
 #   delay loop is calibrated on the command line, lpj=: boot.sh says
-#   why), kprofile.ko loaded, the tool
-#   when built (make tool), Debian's perf, the workload testing/pmu/progs/loop.S and the module
+#   why), kprofile.ko loaded, the tool when built (make tool), Debian's
+#   perf, the workload testing/pmu/progs/loop.S and the module
 #   testing/pmu/kmod, and runs testing/pmu/guest/NN-*.sh (or NAMES) with
 #   the guest test runner; prints their TAP.
 #   --determinism boots the Intel machine (one vCPU, nokaslr, QEMU's
@@ -91,7 +91,6 @@ image() {
 	cp "/lib/modules/$rel/kernel/arch/x86/kernel/msr.ko" "$extra/kp/pmu/" 2>/dev/null || true
 	printf 'KP_PMU_MODEL=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\n' \
 		"$model" "$gp" "$fixed" >"$extra/kp/pmu.conf"
-	local t=()
 	[ -n "$tool" ] && t=(--tool "$tool")
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
 		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
