@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 // Bucket-to-symbol attribution: splitting shared buckets, unresolved
 // addresses as object+offset, the unattributed row, totals.
+#include <filesystem>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "record_test_util.h"
@@ -8,6 +11,7 @@
 #include "record/pprof_util.h"
 #include "record/report_export.h"
 #include "record/report_model.h"
+#include "record/symbolize.h"
 #include "record/report_view.h"
 
 using namespace kprofile::record;
@@ -350,4 +354,33 @@ TEST(RecordSplit, FoldedRootIsTheCommAsInSampleStacks)
 	EXPECT_EQ(render_folded(rep), "work-dyn;work-dyn;hot_int 7\n");
 	rep.rows[0].comm.clear();
 	EXPECT_EQ(render_folded(rep), "156;work-dyn;hot_int 7\n");
+}
+
+// Unresolved code is summed per object, with the debug package that
+// would name it (issue 23, item 8: eighteen libm.so.6+0x... rows, and
+// no word of libc6-dbg).
+TEST(RecordSplit, UnresolvedShareAndDebugPackagePerObject)
+{
+	char tmpl[] = "/tmp/kp-dpkg-XXXXXX";
+	const std::string dir = ::mkdtemp(tmpl);
+	{
+		std::ofstream(dir + "/libc6:amd64.list") << "/.\n/lib/x86_64-linux-gnu/libm.so.6\n";
+		std::ofstream(dir + "/zlib1g:amd64.list") << "/usr/lib/x86_64-linux-gnu/libz.so.1.2.13\n";
+	}
+	EXPECT_EQ(debug_package_for("/usr/lib/x86_64-linux-gnu/libm.so.6", dir), "libc6-dbg")
+		<< "merged /usr: listed as /lib/...";
+	EXPECT_EQ(debug_package_for("/usr/lib/x86_64-linux-gnu/libz.so.1.2.13", dir),
+		  "zlib1g-dbgsym");
+	EXPECT_EQ(debug_package_for("/usr/lib/x86_64-linux-gnu/libm.so", dir), "")
+		<< "a prefix of a listed path is not it";
+	std::filesystem::remove_all(dir);
+
+	FakeResolver f;
+	// Bucket 3 (offset 0x10c0) is in no symbol; gamma's are named.
+	auto d = recording({0, 0, 0, 30, 60, 10}, 100);
+	Report rep = build_report(d, f);
+	bool said = false;
+	for (const auto &w : rep.warnings)
+		said |= w.rfind("/usr/bin/spin: 30% of its hits (30) are in code no symbol names", 0) == 0;
+	EXPECT_TRUE(said) << ::testing::PrintToString(rep.warnings);
 }

@@ -3,6 +3,7 @@
 #include "record/report_model.h"
 
 #include <algorithm>
+#include <map>
 #include <cinttypes>
 #include <cstdio>
 #include <stdexcept>
@@ -12,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include "record/report_view.h"
+#include "record/symbolize.h"
 #include "source_parse.h"
 
 namespace kprofile::record {
@@ -366,6 +368,30 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 	sort_rows(rep.rows, {"overhead"});
 	rep.objects = object_totals(rep);
 	rep.warnings = resolver.warnings();
+	// Per object, how much stayed unresolved and what would name it
+	// (issue 23: eighteen libm+0x... rows, and no word of libc6-dbg).
+	std::map<std::string, std::pair<double, double>> unresolved;	// path -> (hits, of them)
+	for (const auto &r : rep.rows) {
+		if (r.object_path.empty() || r.object_path[0] != '/')
+			continue;
+		auto &u = unresolved[r.object_path];
+		u.first += r.hits;
+		if (!r.resolved)
+			u.second += r.hits;
+	}
+	for (const auto &[path, u] : unresolved) {
+		if (u.second < 1)
+			continue;
+		static std::map<std::string, std::string> packages;
+		auto [it, added] = packages.try_emplace(path);
+		if (added)
+			it->second = debug_package_for(path);
+		rep.warnings.push_back(fmt::format(
+			"{}: {:.0f}% of its hits ({:.0f}) are in code no symbol names{}", path,
+			100.0 * u.second / u.first, u.second,
+			it->second.empty() ? std::string("; its debug symbols would name them") :
+			"; `apt install " + it->second + "` would name them"));
+	}
 	return rep;
 }
 

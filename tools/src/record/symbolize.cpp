@@ -6,6 +6,7 @@
 #include "unique_fd.h"
 
 #include <cxxabi.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -209,6 +210,44 @@ std::string debug_file_path(const std::string &build_id, const std::string &root
 		return "";
 	return root + "/usr/lib/debug/.build-id/" + build_id.substr(0, 2) + "/" +
 	       build_id.substr(2) + ".debug";
+}
+
+std::string debug_package_for(const std::string &path, const std::string &dpkg_info)
+{
+	std::vector<std::string> names = {path};
+	for (const char *pre : {"/usr/lib/", "/usr/bin/", "/usr/sbin/"}) {
+		const std::string p = pre;
+		if (path.rfind(p, 0) == 0)
+			names.push_back(path.substr(4));
+		else if (path.rfind(p.substr(4), 0) == 0)
+			names.push_back("/usr" + path);
+	}
+	DIR *dir = ::opendir(dpkg_info.c_str());
+	if (!dir)
+		return "";
+	std::string found;
+	while (const struct dirent *e = ::readdir(dir)) {
+		const std::string list = e->d_name;
+		if (list.size() < 6 || list.compare(list.size() - 5, 5, ".list") != 0)
+			continue;
+		std::string text;
+		if (read_path(dpkg_info + "/" + list, text) != 0)
+			continue;
+		for (const auto &n : names) {
+			const auto at = text.find(n + "\n");
+			if (at != std::string::npos && (at == 0 || text[at - 1] == '\n')) {
+				found = list.substr(0, list.size() - 5);
+				break;
+			}
+		}
+		if (!found.empty())
+			break;
+	}
+	::closedir(dir);
+	found = found.substr(0, found.find(':'));	// "libc6:amd64"
+	if (found.empty())
+		return "";
+	return found == "libc6" ? "libc6-dbg" : found + "-dbgsym";
 }
 
 std::optional<ElfObject> ElfObject::load(const std::string &path, std::string *error,

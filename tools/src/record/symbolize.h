@@ -45,6 +45,12 @@ private:
 
 // /usr/lib/debug/.build-id/xx/yyyy.debug under @root, for @build_id.
 std::string debug_file_path(const std::string &build_id, const std::string &root = "");
+// The Debian package whose debug symbols would name @path's code
+// ("libc6-dbg" for libc6's files, else "PACKAGE-dbgsym"), from the dpkg
+// file lists in @dpkg_info; "" when no package lists @path (also as
+// /lib/... for /usr/lib/..., and the other way: merged /usr).
+std::string debug_package_for(const std::string &path,
+			      const std::string &dpkg_info = "/var/lib/dpkg/info");
 
 // The build-id of @path (lowercase hex), or "" when none / unreadable.
 std::string read_build_id(const std::string &path);
