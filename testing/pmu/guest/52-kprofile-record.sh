@@ -5,7 +5,7 @@
 # "perf record -e instructions -c P" of fivefn (five functions with 40,
 # 25, 17, 11 and 7 % of the instructions) rank the same top five symbols
 # with shares within 2 points; kprofile takes (counted instructions) / P
-# samples: exactly, give or take 2, in user mode (--user, :u), within 2 %
+# samples: within 0.5 % in user mode (--user, :u), within 2 %
 # in both (below).  Every NMI is kprofile's (the NMI watchdog is off,
 # perf idle): under -a the NMI line grows by the hits, the stream loses
 # nothing, and no NMI is "for unknown reason".  record -g with a counter
@@ -60,18 +60,19 @@ compare() {
 	fi
 }
 
-# samples_match LABEL GOT COUNT: GOT is COUNT / period, give or take 2
-# (the issue asks for 1 %; user counts are exact under -icount, and a
-# user-mode period that also spans the PMI handler's kernel instructions
-# took 0.9 % too many).
+# samples_match LABEL GOT COUNT: GOT is COUNT / period within 0.5 % (the
+# issue asks for 1 %; a user-mode period that also spanned the PMI
+# handler's kernel instructions took 1.2 % too many at this period; the
+# counter also counts the tool's own user instructions, which shift
+# where fivefn's periods end by a few samples).
 samples_match() {
 	want=$(($3 / period))
 	d=$(($2 - want))
 	[ $d -lt 0 ] && d=$((-d))
-	if is_num "$2" && [ "$want" -gt 0 ] && [ $d -le 2 ]; then
-		ok "$1: $2 samples, $3 / $period = $want give or take 2"
+	if is_num "$2" && [ "$want" -gt 0 ] && [ $((d * 200)) -le "$want" ]; then
+		ok "$1: $2 samples, $3 / $period = $want within 0.5 %"
 	else
-		not_ok "$1: samples are the counted instructions / $period, give or take 2" \
+		not_ok "$1: samples are the counted instructions / $period within 0.5 %" \
 			"got '$2', want $want ($3 instructions)"
 	fi
 }
