@@ -62,6 +62,44 @@ static int kp_pmu_nmi_result(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
 
 NOKPROBE_SYMBOL(kp_pmu_nmi_result);
 
+/* The mode a select counts in: its USR (bit 16) and OS (bit 17) bits. */
+static enum kprofile_mode kp_select_mode(u64 select)
+{
+	switch ((select >> 16) & 3) {
+	case 1:
+		return KPROFILE_MODE_USER;
+	case 2:
+		return KPROFILE_MODE_KERNEL;
+	default:
+		return KPROFILE_MODE_TABLE;
+	}
+}
+
+NOKPROBE_SYMBOL(kp_select_mode);
+
+/**
+ * kp_pmu_delivering() - the mode of the counter whose overflow this CPU
+ *	hands to the consumers now.
+ * @pmu: the layer.
+ *
+ * A source armed in one mode and in both has a counter for each
+ * (kp_pmu_arm() is per source and mode); a consumer counts an overflow
+ * only for its users of that counter's mode (kp_counter_mode()).
+ * Context: NMI (a consumer's @overflow), or any other (then 0).
+ *
+ * Return: 1 + KPROFILE_MODE_USER, KPROFILE_MODE_KERNEL or
+ * KPROFILE_MODE_TABLE; 0 when no overflow is being delivered here (a
+ * timer, a test).
+ */
+u8 kp_pmu_delivering(struct kp_pmu *pmu)
+{
+	if (!pmu->ops || !pmu->cpu)
+		return 0;
+	return this_cpu_ptr(pmu->cpu)->delivering;
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_delivering);
+NOKPROBE_SYMBOL(kp_pmu_delivering);
+
 static void kp_pmu_deliver(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
 			   unsigned long mine, unsigned long theirs,
 			   struct pt_regs *regs)
@@ -70,9 +108,12 @@ static void kp_pmu_deliver(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
 	unsigned int idx;
 
 	rcu_read_lock();
-	for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS)
+	for_each_set_bit(idx, &mine, KPROFILE_MAX_COUNTERS) {
+		c->delivering = 1 + kp_select_mode(c->select[idx]);
 		list_for_each_entry_rcu(cons, &pmu->consumers, node)
 			cons->overflow(cons, c->source[idx], regs);
+		c->delivering = 0;
+	}
 	for_each_set_bit(idx, &theirs, KPROFILE_MAX_COUNTERS) {
 		struct kp_claim *claim;
 

@@ -219,6 +219,9 @@ struct kp_counter {
  * @counting:	   counters counting here (no interrupt).
  * @source:	   the source of each armed or counting counter.
  * @select:	   the event select each armed or counting counter has.
+ * @delivering:	   while the NMI path hands an overflow to the consumers:
+ *		   1 + the enum kprofile_mode its counter counts in
+ *		   (kp_pmu_delivering()); 0 otherwise.
  * @nmi_until:	   late-PMI interfaces: unknown NMIs until this jiffy are
  *		   claimed as kprofile's (written on this CPU only, with
  *		   interrupts off or in the NMI).
@@ -235,6 +238,7 @@ struct kp_pmu_cpu {
 	u64 counting;
 	u32 source[KPROFILE_MAX_COUNTERS];
 	u64 select[KPROFILE_MAX_COUNTERS];
+	u8 delivering;
 	unsigned long nmi_until;
 	bool checked;
 	u64 present;
@@ -388,6 +392,7 @@ void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x);
 
 /* nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);
+u8 kp_pmu_delivering(struct kp_pmu *pmu);
 void kp_pmu_nmi_window_open(struct kp_pmu *pmu);
 void kp_pmu_add_consumer(struct kp_pmu *pmu, struct kp_overflow_consumer *c);
 void kp_pmu_remove_consumer(struct kp_pmu *pmu,

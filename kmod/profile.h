@@ -291,6 +291,9 @@ struct kp_profile {
  * @user:   the interrupted context was user mode.
  * @dumpable: the task is dumpable (kp_task_dumpable()).
  * @mm:     its address space (compared only), NULL for a kernel thread.
+ * @counter_mode: 1 + the mode the overflowing counter counts in
+ *	    (kp_pmu_delivering()), or 0 (a timer, a test): profiles and
+ *	    streams of another counter mode do not take it.
  */
 struct kp_sample {
 	u32 source;
@@ -300,6 +303,7 @@ struct kp_sample {
 	unsigned long ip;
 	bool user;
 	bool dumpable;
+	u8 counter_mode;
 };
 
 /**
@@ -320,6 +324,23 @@ static inline enum kprofile_mode kp_counter_mode(enum kprofile_mode mode)
 	if (mode == KPROFILE_MODE_USER || mode == KPROFILE_MODE_KERNEL)
 		return mode;
 	return KPROFILE_MODE_TABLE;
+}
+
+/**
+ * kp_other_counter() - @s is the overflow of a counter that a profile or
+ *	stream of mode @mode did not arm (the same source in another mode).
+ * @s:    the interrupt.
+ * @mode: the profile's or stream's enum kprofile_mode.
+ *
+ * Context: any, NMI included.
+ *
+ * Return: true when it must not be counted there.
+ */
+static inline bool kp_other_counter(const struct kp_sample *s,
+				    enum kprofile_mode mode)
+{
+	return s->counter_mode &&
+	       s->counter_mode != 1 + kp_counter_mode(mode);
 }
 
 /**

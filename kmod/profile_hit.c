@@ -69,6 +69,8 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 		return;
 	if (p->tgid && p->tgid != s->tgid)
 		return;
+	if (kp_other_counter(s, p->mode))
+		return;
 	if (kp_profile_hides(p, s)) {
 		this_cpu_inc(p->stat->not_dumpable);
 		return;
@@ -157,6 +159,8 @@ bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
 		.ip = instruction_pointer(regs),
 		.user = user_mode(regs),
 		.dumpable = kp_task_dumpable(current),
+		.counter_mode = source == KPROFILE_SOURCE_TIME ? 0 :
+				kp_pmu_delivering(set->pmu),
 	};
 	bool any = kp_profile_hit(set, &s);
 

@@ -160,7 +160,7 @@ static void kp_stream_sample_one(struct kp_stream *st,
 		local64_inc(&ring->not_dumpable);
 		return;
 	}
-	if (!kp_mode_counts(st->mode, s->user))
+	if (!kp_mode_counts(st->mode, s->user) || kp_other_counter(s, st->mode))
 		return;
 	time = ktime_get_mono_fast_ns();
 	if (st->scratch && regs) {

@@ -104,7 +104,11 @@ static void kp_nmi_hits_bucket_amd64(struct kunit *test)
 					     kp_pmu_fix_amd(test, 0x17, false)));
 }
 
-/* Two profiles of the source share one counter; the last stop frees it. */
+/*
+ * Two profiles of the source in both modes (BOTH and the table's) share
+ * one counter; the last stop frees it.  (A user-only profile would arm a
+ * counter of its own: kp_counter_mode().)
+ */
 static void kp_nmi_shared_counter(struct kunit *test)
 {
 	struct kp_prof_fix *f = kp_prof_fix_new(test);
@@ -115,7 +119,7 @@ static void kp_nmi_shared_counter(struct kunit *test)
 
 	a = kp_prof_new(f, SRC, KPROFILE_TARGET_SYSTEM, KPROFILE_MODE_BOTH,
 			BASE, 0x100, 4, NULL);
-	b = kp_prof_new(f, SRC, KPROFILE_TARGET_SYSTEM, KPROFILE_MODE_USER,
+	b = kp_prof_new(f, SRC, KPROFILE_TARGET_SYSTEM, KPROFILE_MODE_TABLE,
 			BASE, 0x100, 8, cpumask_of(cpu));
 	ba = kp_prof_start(f, a);
 	bb = kp_prof_start(f, b);
@@ -134,6 +138,46 @@ static void kp_nmi_shared_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_profile_stop(b), 0);
 	expect_counter0(test, f, KP_HOLDER_FREE, 0);
 	KUNIT_EXPECT_EQ(test, f->pmu->held, 0UL);
+}
+
+/*
+ * A user-only and a both-modes profile of one source arm a counter each
+ * (kp_counter_mode()): the user-only one counts user mode only, so its
+ * period is not spent in the kernel.  An overflow of either counter
+ * counts in the profile that armed it, never in the other.
+ */
+static void kp_nmi_modes_own_counters(struct kunit *test)
+{
+	struct kp_prof_fix *f = kp_prof_fix_new(test);
+	unsigned int cpu = cpumask_first(cpu_online_mask);
+	struct pt_regs regs = { .ip = BASE + 0x10, .cs = __USER_CS };
+	u64 period = kp_source_interval(&f->pmu->sources, SRC);
+	struct kp_profile *u, *b;
+	u32 *bu, *bb;
+
+	u = kp_prof_new(f, SRC, KPROFILE_TARGET_SYSTEM, KPROFILE_MODE_USER,
+			BASE, 0x100, 8, NULL);
+	b = kp_prof_new(f, SRC, KPROFILE_TARGET_SYSTEM, KPROFILE_MODE_BOTH,
+			BASE, 0x100, 8, NULL);
+	bu = kp_prof_start(f, u);
+	bb = kp_prof_start(f, b);
+	expect_counter0(test, f, KP_HOLDER_SOURCE, 1);
+
+	/* Counter 0, the user-only profile's. */
+	KUNIT_EXPECT_EQ(test, overflow(test, f, cpu, &regs), NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, bu[0], 1U);
+	KUNIT_EXPECT_EQ(test, bb[0], 0U);
+	/* Counter 1, the both-modes profile's. */
+	KUNIT_EXPECT_TRUE(test, kp_fake_count(f->pmu->fake, cpu,
+					      f->pmu->desc.counter_base + 1,
+					      period));
+	KUNIT_EXPECT_EQ(test, kp_pmu_fix_nmi(f->pmu, cpu, &regs), NMI_HANDLED);
+	KUNIT_EXPECT_EQ(test, bu[0], 1U);
+	KUNIT_EXPECT_EQ(test, bb[0], 1U);
+
+	KUNIT_EXPECT_EQ(test, kp_profile_stop(u), 0);
+	KUNIT_EXPECT_EQ(test, kp_profile_stop(b), 0);
+	expect_counter0(test, f, KP_HOLDER_FREE, 0);
 }
 
 /* Perf holds every counter: start says EBUSY, and stays stopped. */
@@ -180,6 +224,7 @@ static struct kunit_case kp_profile_nmi_cases[] = {
 	KUNIT_CASE(kp_nmi_hits_bucket_emon),
 	KUNIT_CASE(kp_nmi_hits_bucket_amd64),
 	KUNIT_CASE(kp_nmi_shared_counter),
+	KUNIT_CASE(kp_nmi_modes_own_counters),
 	KUNIT_CASE(kp_nmi_busy),
 	KUNIT_CASE(kp_nmi_start_twice),
 	{}
