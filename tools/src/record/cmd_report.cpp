@@ -173,6 +173,8 @@ void run_report(const ReportOptions &opts)
 		const std::string format = chosen_format(opts);
 		const SortSpec sort = parse_sort(opts.sort);
 		ProfileData d = read_file(opts.input);
+		if (!d.damage.empty())
+			print_err("kprofile: warning: " + opts.input + ": " + d.damage + "\n");
 		const std::vector<std::string> sources = resolve_source_filter(d, opts.sources);
 		FileResolver resolver({opts.symfs, opts.srcline});
 		const bool raw = opts.raw || opts.format == "raw";

@@ -29,6 +29,8 @@ void run_script(const ScriptArgs &a)
 {
 	try {
 		const ProfileData d = read_file(a.input);
+		if (!d.damage.empty())
+			print_err("kprofile: warning: " + a.input + ": " + d.damage + "\n");
 		if (!d.samples.present)
 			throw Failure(usage_error(a.input + " has no samples: it was recorded without -g",
 						  {"record them with `kprofile record -g -- CMD`; "

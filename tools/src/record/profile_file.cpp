@@ -319,9 +319,23 @@ ProfileData parse(const std::string &bytes)
 		data.processes.push_back({json_field<std::int64_t>(p, "pid"),
 					  json_field_or<std::int64_t>(p, "ppid", 0),
 					  json_field_or<std::string>(p, "comm", "")});
-	if (data.version >= 3 && header.contains("samples"))
-		data.samples = parse_samples(header["samples"], bytes, data_start, data_len,
-					     data.objects.size());
+	if (data.version >= 3 && header.contains("samples")) {
+		// The samples come last: a file cut short (a full disk, a
+		// copy that stopped) has lost them, not the bucket profile
+		// before them, which is read whole (perf reads what it can of
+		// a truncated perf.data too).
+		const json &sj = header["samples"];
+		const auto off = sj.is_object() ? json_field_or<std::uint64_t>(sj, "data_offset", 0) : 0;
+		const auto len = sj.is_object() ? json_field_or<std::uint64_t>(sj, "bytes", 0) : 0;
+		if (off <= data_len && len > data_len - off)
+			data.damage = "the file is truncated: " +
+				      std::to_string(len - (data_len - off)) + " of the " +
+				      std::to_string(len) + " bytes of its samples (call stacks) "
+				      "are missing, so they are left out; its bucket profile is whole";
+		else
+			data.samples = parse_samples(sj, bytes, data_start, data_len,
+						     data.objects.size());
+	}
 	return data;
 }
 

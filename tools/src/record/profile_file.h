@@ -105,6 +105,10 @@ struct ProfileData {
 	std::vector<KernelSymbolRecord> kernel_symbols;
 	std::vector<ProcessRecord> processes;	// key "processes", may be absent
 	SampleData samples;	// key "samples" (version 3, record -g), may be absent
+	// Read side only, never written: what parse() had to leave out of a
+	// damaged file it could still read (a truncated sample section), for
+	// a warning; empty for a whole file.
+	std::string damage;
 };
 
 // The comm of @pid in @data ("" when the file does not say).
