@@ -152,8 +152,12 @@ TEST(RecordProcess, ViewsOfOneProcess)
 	// is not 0 (below its Attributed), it is not known.
 	d.processes.push_back({13, 0, "busy"});
 	d.ranges.push_back(range(RangeKind::Object, 13, 7));
+	// A child gone before record made its first profile has no ranges:
+	// 0 hits, not "-".
+	d.processes.push_back({14, 10, "gone"});
 	const std::string all = render_processes(d);
 	EXPECT_NE(all.find("busy                      -          7"), std::string::npos) << all;
+	EXPECT_NE(all.find("gone                      0          0"), std::string::npos) << all;
 
 	ProfileData one = only_process(d, 11);
 	ASSERT_EQ(one.ranges.size(), 2U);

@@ -24,6 +24,7 @@ std::vector<ProcessTotals> process_totals(const ProfileData &data)
 			hits += b;
 		(r.kind == RangeKind::CatchAll ? it->second.total : it->second.attributed) += hits;
 		it->second.has_catchall |= r.kind == RangeKind::CatchAll;
+		it->second.has_other |= r.kind != RangeKind::CatchAll;
 	}
 	std::vector<ProcessTotals> out;
 	for (auto &[pid, t] : by_pid)
@@ -44,7 +45,8 @@ std::string render_processes(const ProfileData &data)
 		out += fmt::format("  {:>8} {:>8}  {:<16} {:>10} {:>10}\n", t.process.pid,
 				   t.process.ppid ? std::to_string(t.process.ppid) : "-",
 				   t.process.comm.empty() ? "?" : t.process.comm,
-				   t.has_catchall ? std::to_string(t.total) : "-", t.attributed);
+				   t.has_catchall || !t.has_other ? std::to_string(t.total) : "-",
+				   t.attributed);
 	return out;
 }
 

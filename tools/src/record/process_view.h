@@ -18,6 +18,9 @@ struct ProcessTotals {
 	std::uint64_t total = 0;	// its catch-all hits (0 under -a)
 	std::uint64_t attributed = 0;	// its object, kernel and module hits
 	bool has_catchall = false;	// false under -a: no total of its own
+	bool has_other = false;		// object, kernel or module ranges (a
+					// process gone before its first
+					// profile has none: 0, not "-")
 };
 
 // One entry per process the file names, busiest first.

@@ -380,7 +380,11 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 			u.second += r.hits;
 	}
 	for (const auto &[path, u] : unresolved) {
-		if (u.second < 1)
+		const bool said = std::any_of(rep.warnings.begin(), rep.warnings.end(),
+					      [&](const std::string &w) {
+						      return w.find(path + " ") != std::string::npos;
+					      });
+		if (u.second < 1 || said)	// "no symbols for X", "X has no symbol table"
 			continue;
 		static std::map<std::string, std::string> packages;
 		auto [it, added] = packages.try_emplace(path);
