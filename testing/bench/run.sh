@@ -83,18 +83,8 @@ for lib in $(ldd "$progs/wldyn" | grep -o '/[^ ]*' | grep -v "^$progs"); do
 	kp_copy_with_libs "$extra" "$lib"
 done
 cp "$KP_ROOT/testing/bench/guest.py" "$extra/kp/bench/"
-/usr/bin/python3 - "$extra" <<'EOF'
-import os, shutil, sys
-import json, re, resource, struct, subprocess, time  # noqa: F401 (what guest.py uses)
-stage = sys.argv[1]
-for mod in list(sys.modules.values()):
-    f = getattr(mod, "__file__", None)
-    if f and f.startswith("/usr/lib/python3"):
-        f = os.path.realpath(f)
-        os.makedirs(os.path.dirname(stage + f), exist_ok=True)
-        if not os.path.exists(stage + f):
-            shutil.copy2(f, stage + f)
-EOF
+# the standard-library modules guest.py uses
+kp_bundle_py_modules "$extra" json re resource struct subprocess time
 
 # image_machine M / boot_machine M: the initramfs, then one boot; logs in
 # $out/M/.

@@ -104,11 +104,21 @@ kp_bundle_perf() {
 	# The standard-library modules of perf test's JSON linter
 	# (tests/shell/lib/perf_json_output_lint.py); the interpreter is
 	# image.sh's (tools/python/guest_bundle.py).
+	kp_bundle_py_modules "$1" argparse json
+}
+
+# kp_bundle_py_modules STAGE MODULE...: the files of the host's Debian
+# python3 standard-library MODULEs, and of every module they import, at
+# the same paths under STAGE (a guest's root), copied once.  The
+# interpreter itself is image.sh's (tools/python/guest_bundle.py).
+# Nothing without /usr/bin/python3.
+kp_bundle_py_modules() {
 	[ -x /usr/bin/python3 ] || return 0
-	/usr/bin/python3 - "$1" <<-'EOF'
+	/usr/bin/python3 - "$@" <<-'EOF'
 		import os, shutil, sys
-		import argparse, json  # noqa: F401 (what the linter imports)
 		stage = sys.argv[1]
+		for name in sys.argv[2:]:
+		    __import__(name)
 		for mod in list(sys.modules.values()):
 		    f = getattr(mod, "__file__", None)
 		    if f and f.startswith("/usr/lib/python3"):
