@@ -119,11 +119,76 @@ TEST(RecordFormat, RejectsNewerVersionWithAdvice)
 	}
 }
 
-TEST(RecordFormat, RejectsTruncatedBucketData)
+// A file cut inside its bucket data yields its whole ranges, with a
+// warning that says what is missing; it was refused whole before (issue
+// 23, item 7).
+TEST(RecordFormat, TruncatedBucketDataYieldsTheWholeRanges)
 {
-	std::string bytes = serialize(sample());
+	ProfileData d = sample();
+	d.ranges[2].hits = 11;
+	std::string bytes = serialize(d);
 	bytes.resize(bytes.size() - 4);
-	EXPECT_THROW(parse(bytes), FormatError);
+	const ProfileData e = parse(bytes);
+	ASSERT_EQ(e.ranges.size(), 2U);
+	EXPECT_EQ(e.ranges[0].buckets, d.ranges[0].buckets);
+	EXPECT_EQ(e.ranges[1].buckets[0xaaaa], 99U);
+	EXPECT_NE(e.damage.find("truncated: the last 4 bytes of its "), std::string::npos)
+		<< e.damage;
+	EXPECT_NE(e.damage.find("1 of its 3 bucket ranges (11 hits) are left out"),
+		  std::string::npos) << e.damage;
+	EXPECT_TRUE(parse(serialize(d)).damage.empty());
+}
+
+namespace {
+
+std::string message_of(const std::string &bytes)
+{
+	try {
+		parse(bytes);
+	} catch (const FormatError &e) {
+		return e.what();
+	}
+	return "(read)";
+}
+
+} // namespace
+
+// A damaged file is said to be corrupted, not "truncated" (issue 23, item
+// 7: 64 random bytes written into a file read "record file is truncated
+// (sample data)"); a file cut inside its header says so.
+TEST(RecordFormat, CorruptionIsNotCalledTruncation)
+{
+	const std::string good = serialize(sample());
+	const std::size_t header_len = static_cast<unsigned char>(good[16]) |
+				       static_cast<unsigned char>(good[17]) << 8;
+	const std::size_t data = 24 + header_len;
+
+	// A byte of the first range's (dense) buckets changed.
+	std::string bad = good;
+	bad[data + 5] ^= 0x40;
+	std::string m = message_of(bad);
+	EXPECT_NE(m.find("corrupted: the bucket data of range 0 (/usr/bin/spin) does not match "
+			 "its checksum"), std::string::npos) << m;
+	EXPECT_EQ(m.find("truncated"), std::string::npos) << m;
+	// Random bytes inside the header.
+	bad = good;
+	for (int i = 0; i < 16; i++)
+		bad[40 + i] = static_cast<char>(0x80 + i * 7);
+	m = message_of(bad);
+	EXPECT_NE(m.find("corrupted: its header is not valid JSON"), std::string::npos) << m;
+	// A header whose layout does not add up.
+	bad = good;
+	const auto at = bad.find("\"data_offset\":0,");
+	ASSERT_NE(at, std::string::npos);
+	bad[at + 14] = '8';
+	m = message_of(bad);
+	EXPECT_NE(m.find("corrupted: range 0's bucket data is said to start at byte 8"),
+		  std::string::npos) << m;
+	// Cut inside the header, and inside the preamble.
+	m = message_of(good.substr(0, data - 10));
+	EXPECT_NE(m.find("truncated inside its header"), std::string::npos) << m;
+	m = message_of(good.substr(0, 12));
+	EXPECT_NE(m.find("truncated: it ends after 12 bytes"), std::string::npos) << m;
 }
 
 TEST(RecordFormat, RejectsBadBucketShiftAndDanglingObject)
@@ -284,9 +349,12 @@ TEST(RecordFormat, RejectsDamagedSparseData)
 	std::string bad = bytes;
 	bad[at + 2] = 0x01;	// index 0x1aaaa >= 65536 buckets
 	EXPECT_THROW(parse(bad), FormatError);
+	// Cut inside the catch-all's pair: the ranges before it are read.
 	bad = bytes;
 	bad.resize(at + 4);
-	EXPECT_THROW(parse(bad), FormatError);
+	const ProfileData cut = parse(bad);
+	ASSERT_EQ(cut.ranges.size(), 1U);
+	EXPECT_NE(cut.damage.find("2 of its 3 bucket ranges"), std::string::npos) << cut.damage;
 }
 
 // A file written by kprofile 1.x (format version 1, every bucket stored):

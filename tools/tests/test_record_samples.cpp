@@ -148,7 +148,10 @@ TEST(RecordSamples, DamagedSectionsAreRefused)
 	const ProfileData cut = parse(good.substr(0, good.size() - 5));
 	EXPECT_FALSE(cut.samples.present);
 	EXPECT_EQ(cut.ranges.size(), with_samples().ranges.size());
-	EXPECT_NE(cut.damage.find("truncated: 5 of the"), std::string::npos) << cut.damage;
+	EXPECT_NE(cut.damage.find("truncated: the last 5 bytes of its"), std::string::npos)
+		<< cut.damage;
+	EXPECT_NE(cut.damage.find("so its samples (call stacks) are left out; its bucket "
+				  "profile is whole"), std::string::npos) << cut.damage;
 	EXPECT_TRUE(parse(good).damage.empty());
 	// A record size that is not a multiple of 8: the last sample's size
 	// field sits 48 + 8 bytes before the end (one user frame after the
@@ -156,7 +159,33 @@ TEST(RecordSamples, DamagedSectionsAreRefused)
 	std::string bad = good;
 	const std::size_t last = bad.size() - (48 + 16);
 	bad[last + 4] = 61;
-	EXPECT_THROW(parse(bad), FormatError);
+	try {
+		parse(bad);
+		ADD_FAILURE() << "a damaged sample section was read";
+	} catch (const FormatError &e) {
+		// Damage in a whole section, not a cut (issue 23, item 7).
+		EXPECT_NE(std::string(e.what()).find("corrupted: its samples"), std::string::npos)
+			<< e.what();
+	}
+	// Cut inside the bucket data of a file with samples: both said.
+	ProfileData ranged = with_samples();
+	RangeRecord r;
+	r.base = 0x1000;
+	r.size = 0x100;
+	r.bucket_shift = 4;
+	r.hits = 16 * 0x5a5a5a5aULL;
+	r.buckets.assign(16, 0x5a5a5a5aU);
+	ranged.ranges.push_back(r);
+	const std::string whole = serialize(ranged);
+	const std::size_t bucket_at = whole.find(std::string(64, '\x5a'));
+	ASSERT_NE(bucket_at, std::string::npos);
+	const ProfileData early = parse(whole.substr(0, bucket_at + 30));
+	EXPECT_TRUE(early.ranges.empty());
+	EXPECT_FALSE(early.samples.present);
+	EXPECT_NE(early.damage.find("1 of its 1 bucket ranges (" + std::to_string(r.hits) + " hits)"),
+		  std::string::npos) << early.damage;
+	EXPECT_NE(early.damage.find(") and its samples (call stacks) are left out"),
+		  std::string::npos) << early.damage;
 	// A mapping of an object the file does not have.
 	ProfileData d = with_samples();
 	d.samples.maps[0].mappings[0].object = 7;

@@ -3,6 +3,7 @@
 #include "record/profile_file.h"
 #include "unique_fd.h"
 
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdlib>
@@ -85,44 +86,77 @@ std::uint64_t count_nonzero(const std::vector<std::uint32_t> &buckets)
 	return n;
 }
 
-// A range's buckets from the data area: version 1 stores every bucket
-// (dense); version 2 says per range, "dense" or "sparse" (ascending
-// (index, count) pairs of the non-zero buckets).  The result is dense.
-void read_buckets(RangeRecord &rr, const json &r, std::uint32_t version, const std::string &bytes,
-		  std::size_t data_start, std::uint64_t data_len)
+// CRC-32 (IEEE 802.3, as zlib's crc32()) of @len bytes at @p: each data
+// section's checksum in the header, so that a damaged file is told from a
+// cut one (issue 23, item 7).
+std::uint32_t crc32(const char *p, std::size_t len)
 {
-	const std::uint64_t n = json_field<std::uint64_t>(r, "buckets");
-	const std::uint64_t off = json_field<std::uint64_t>(r, "data_offset");
+	static const auto table = [] {
+		std::array<std::uint32_t, 256> t{};
+		for (std::uint32_t i = 0; i < 256; i++) {
+			std::uint32_t c = i;
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320U ^ (c >> 1) : c >> 1;
+			t[i] = c;
+		}
+		return t;
+	}();
+	std::uint32_t c = 0xffffffffU;
+
+	for (std::size_t i = 0; i < len; i++)
+		c = table[(c ^ static_cast<unsigned char>(p[i])) & 0xff] ^ (c >> 8);
+	return c ^ 0xffffffffU;
+}
+
+// Where a range's buckets lie in the data area: version 1 stores every
+// bucket (dense); version 2 says per range, "dense" or "sparse"
+// (ascending (index, count) pairs of the non-zero buckets).
+struct RangeData {
+	std::uint64_t offset = 0, bytes = 0, buckets = 0, nonzero = 0;
+	bool sparse = false;
+};
+
+RangeData range_data(const json &r, std::uint32_t version)
+{
+	RangeData rd;
 	const std::string enc = version >= 2 ? json_field<std::string>(r, "encoding") : "dense";
 
-	if (off % 4 || off > data_len)
-		throw FormatError("record file is truncated (bucket data)");
-	if (enc == "dense") {
-		if (n > (data_len - off) / 4)
-			throw FormatError("record file is truncated (bucket data)");
-		rr.buckets.resize(n);
-		for (std::uint64_t i = 0; i < n; i++)
-			rr.buckets[i] = static_cast<std::uint32_t>(get_le(bytes, data_start + off + i * 4, 4));
-		return;
-	}
-	if (enc != "sparse")
+	rd.buckets = json_field<std::uint64_t>(r, "buckets");
+	rd.offset = json_field<std::uint64_t>(r, "data_offset");
+	if (enc != "dense" && enc != "sparse")
 		throw FormatError("record file: unknown bucket encoding \"" + enc + "\"");
-	const std::uint64_t nz = json_field<std::uint64_t>(r, "nonzero");
-	if (nz > (data_len - off) / 8)
-		throw FormatError("record file is truncated (bucket data)");
+	rd.sparse = enc == "sparse";
+	if (rd.sparse)
+		rd.nonzero = json_field<std::uint64_t>(r, "nonzero");
 	// A sparse range expands to n counters: bound n (a hostile file
 	// could claim 2^64), at 2^28 counters (1 GiB), more than any
 	// profile's buffer can be (it is pinned memory).
-	if (nz > n || n > kMaxSparseBuckets)
-		throw FormatError("record file: sparse range of " + std::to_string(n) +
+	if ((rd.sparse && rd.nonzero > rd.buckets) || rd.buckets > kMaxSparseBuckets)
+		throw FormatError("record file: a range of " + std::to_string(rd.buckets) +
 				  " buckets is larger than any profile can be");
-	rr.buckets.assign(n, 0);
+	rd.bytes = rd.sparse ? rd.nonzero * 8 : rd.buckets * 4;
+	return rd;
+}
+
+// A range's buckets from its whole data at @p; the result is dense.
+void read_buckets(RangeRecord &rr, const RangeData &rd, const char *p)
+{
+	const std::string s(p, rd.bytes);
+
+	if (!rd.sparse) {
+		rr.buckets.resize(rd.buckets);
+		for (std::uint64_t i = 0; i < rd.buckets; i++)
+			rr.buckets[i] = static_cast<std::uint32_t>(get_le(s, i * 4, 4));
+		return;
+	}
+	rr.buckets.assign(rd.buckets, 0);
 	std::uint64_t prev = 0;
-	for (std::uint64_t i = 0; i < nz; i++) {
-		const std::uint64_t idx = get_le(bytes, data_start + off + i * 8, 4);
-		if (idx >= n || (i && idx <= prev))
-			throw FormatError("record file: sparse bucket index out of order or range");
-		rr.buckets[idx] = static_cast<std::uint32_t>(get_le(bytes, data_start + off + i * 8 + 4, 4));
+	for (std::uint64_t i = 0; i < rd.nonzero; i++) {
+		const std::uint64_t idx = get_le(s, i * 8, 4);
+		if (idx >= rd.buckets || (i && idx <= prev))
+			throw FormatError("record file is corrupted: a sparse bucket index is out of "
+					  "order or range");
+		rr.buckets[idx] = static_cast<std::uint32_t>(get_le(s, i * 8 + 4, 4));
 		prev = idx;
 	}
 }
@@ -174,7 +208,7 @@ std::string serialize(const ProfileData &data)
 	for (const auto &o : data.objects)
 		header["objects"].push_back({{"path", o.path}, {"build_id", o.build_id}});
 	header["ranges"] = json::array();
-	std::vector<bool> sparse;
+	std::string bucket_bytes;
 	for (const auto &r : data.ranges) {
 		const std::uint64_t nonzero = count_nonzero(r.buckets);
 		// Sparse when that is smaller: (index, count) pairs of the
@@ -182,7 +216,15 @@ std::string serialize(const ProfileData &data)
 		// zeros; a hot object's range may not be.
 		const bool sp = nonzero * 8 < r.buckets.size() * 4 &&
 				r.buckets.size() <= 0xffffffffULL;
-		sparse.push_back(sp);
+		const std::size_t start = bucket_bytes.size();
+		for (std::size_t b = 0; b < r.buckets.size(); b++) {
+			if (!sp) {
+				put_le(bucket_bytes, r.buckets[b], 4);
+			} else if (r.buckets[b]) {
+				put_le(bucket_bytes, b, 4);
+				put_le(bucket_bytes, r.buckets[b], 4);
+			}
+		}
 		json range = {
 			{"kind", range_kind_name(r.kind)}, {"source", r.source},
 			{"base", r.base}, {"size", r.size},
@@ -192,11 +234,12 @@ std::string serialize(const ProfileData &data)
 			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
 			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
 			{"encoding", sp ? "sparse" : "dense"}, {"nonzero", nonzero},
+			{"crc32", crc32(bucket_bytes.data() + start, bucket_bytes.size() - start)},
 		};
 		if (r.pid)
 			range["pid"] = r.pid;
 		header["ranges"].push_back(std::move(range));
-		data_offset += sp ? nonzero * 8 : r.buckets.size() * 4;
+		data_offset = bucket_bytes.size();
 	}
 	header["kernel_symbols"] = json::array();
 	for (const auto &k : data.kernel_symbols)
@@ -210,8 +253,10 @@ std::string serialize(const ProfileData &data)
 	}
 	// The sample section follows the bucket data (version 3).
 	std::string sample_bytes;
-	if (data.samples.present)
+	if (data.samples.present) {
 		header["samples"] = samples_header(data.samples, data_offset, sample_bytes);
+		header["samples"]["crc32"] = crc32(sample_bytes.data(), sample_bytes.size());
+	}
 
 	std::string text = header.dump();
 	// Pad the header so the bucket data is 4-byte aligned.
@@ -223,45 +268,61 @@ std::string serialize(const ProfileData &data)
 	put_le(out, 0, 4);
 	put_le(out, text.size(), 8);
 	out += text;
-	out.reserve(out.size() + data_offset);
-	for (std::size_t i = 0; i < data.ranges.size(); i++) {
-		const auto &buckets = data.ranges[i].buckets;
-
-		for (std::size_t b = 0; b < buckets.size(); b++) {
-			if (!sparse[i]) {
-				put_le(out, buckets[b], 4);
-			} else if (buckets[b]) {
-				put_le(out, b, 4);
-				put_le(out, buckets[b], 4);
-			}
-		}
-	}
+	out += bucket_bytes;
 	out += sample_bytes;
 	return out;
 }
+
+namespace {
+
+std::string bytes_text(std::uint64_t n)
+{
+	return n == 1 ? "1 byte" : std::to_string(n) + " bytes";
+}
+
+// Whether @j's "crc32" (absent in files before issue 23) matches.
+bool crc_ok(const json &j, const char *p, std::uint64_t len)
+{
+	const auto it = j.find("crc32");
+
+	return it == j.end() || !it->is_number_unsigned() ||
+	       it->get<std::uint64_t>() == crc32(p, static_cast<std::size_t>(len));
+}
+
+} // namespace
 
 ProfileData parse(const std::string &bytes)
 {
 	ProfileData data;
 
-	if (bytes.size() < kPreambleSize || std::memcmp(bytes.data(), kFileMagic, 8) != 0)
+	if (bytes.size() < kPreambleSize) {
+		if (bytes.size() >= 8 && std::memcmp(bytes.data(), kFileMagic, 8) == 0)
+			throw FormatError("record file is truncated: it ends after " +
+					  bytes_text(bytes.size()) + ", inside its preamble; "
+					  "nothing of it can be read");
+		throw FormatError("not a kprofile record file (bad magic)");
+	}
+	if (std::memcmp(bytes.data(), kFileMagic, 8) != 0)
 		throw FormatError("not a kprofile record file (bad magic)");
 	data.version = static_cast<std::uint32_t>(get_le(bytes, 8, 4));
 	if (data.version == 0)
-		throw FormatError("record file version 0 does not exist: the file is damaged");
+		throw FormatError("record file version 0 does not exist: the file is corrupted");
 	if (data.version > kFileVersion)
 		throw FormatError("record file version " + std::to_string(data.version) +
 				  " is newer than this kprofile understands (" +
 				  std::to_string(kFileVersion) + "); upgrade kprofile");
 	std::uint64_t header_len = get_le(bytes, 16, 8);
 	if (header_len > bytes.size() - kPreambleSize)
-		throw FormatError("record file is truncated (header)");
+		throw FormatError("record file is truncated inside its header (the file holds " +
+				  bytes_text(bytes.size() - kPreambleSize) + " of its " +
+				  bytes_text(header_len) + "): nothing of it can be read");
 
 	json header;
 	try {
 		header = json::parse(bytes.substr(kPreambleSize, header_len));
 	} catch (const json::exception &e) {
-		throw FormatError(std::string("record file header is not valid JSON: ") + e.what());
+		throw FormatError(std::string("record file is corrupted: its header is not valid "
+					      "JSON (") + e.what() + ")");
 	}
 	if (!header.is_object() ||
 	    json_field_or<std::string>(header, "format", "") != "kprofile-record")
@@ -284,6 +345,13 @@ ProfileData parse(const std::string &bytes)
 	for (const auto &o : json_field<json>(header, "objects"))
 		data.objects.push_back({json_field<std::string>(o, "path"),
 					json_field_or<std::string>(o, "build_id", "")});
+
+	// The data area is laid out back to back, in header order: every
+	// range's buckets, then the samples.  A header that says otherwise
+	// is corrupted; a whole layout that runs past the end of the file is
+	// a file cut short, whose whole ranges are still read (perf reads
+	// what it can of a truncated perf.data too).
+	std::uint64_t end = 0, cut_ranges = 0, cut_hits = 0, nranges = 0;
 	for (const auto &r : json_field<json>(header, "ranges")) {
 		RangeRecord rr;
 		auto kind = range_kind_from_name(json_field<std::string>(r, "kind"));
@@ -307,7 +375,27 @@ ProfileData parse(const std::string &bytes)
 			throw FormatError("record file: bucket_shift out of range");
 		if (rr.object < -1 || rr.object >= static_cast<int>(data.objects.size()))
 			throw FormatError("record file: range refers to a missing object");
-		read_buckets(rr, r, data.version, bytes, data_start, data_len);
+		const RangeData rd = range_data(r, data.version);
+		if (rd.offset != end)
+			throw FormatError("record file is corrupted: range " + std::to_string(nranges) +
+					  "'s bucket data is said to start at byte " +
+					  std::to_string(rd.offset) + " of the data, not at " +
+					  std::to_string(end) + " where the one before ends");
+		end += rd.bytes;
+		nranges++;
+		if (end > data_len) {
+			cut_ranges++;
+			cut_hits += rr.hits;
+			continue;
+		}
+		const char *p = bytes.data() + data_start + rd.offset;
+		if (!crc_ok(r, p, rd.bytes))
+			throw FormatError("record file is corrupted: the bucket data of range " +
+					  std::to_string(nranges - 1) + " (" +
+					  (rr.object >= 0 ? data.objects[rr.object].path :
+					   std::string(range_kind_name(rr.kind))) +
+					  ") does not match its checksum");
+		read_buckets(rr, rd, p);
 		data.ranges.push_back(std::move(rr));
 	}
 	for (const auto &k : json_field_or<json>(header, "kernel_symbols", json::array()))
@@ -319,22 +407,44 @@ ProfileData parse(const std::string &bytes)
 		data.processes.push_back({json_field<std::int64_t>(p, "pid"),
 					  json_field_or<std::int64_t>(p, "ppid", 0),
 					  json_field_or<std::string>(p, "comm", "")});
-	if (data.version >= 3 && header.contains("samples")) {
-		// The samples come last: a file cut short (a full disk, a
-		// copy that stopped) has lost them, not the bucket profile
-		// before them, which is read whole (perf reads what it can of
-		// a truncated perf.data too).
+	const bool has_samples = data.version >= 3 && header.contains("samples");
+	std::uint64_t sample_len = 0;
+	if (has_samples) {
 		const json &sj = header["samples"];
 		const auto off = sj.is_object() ? json_field_or<std::uint64_t>(sj, "data_offset", 0) : 0;
-		const auto len = sj.is_object() ? json_field_or<std::uint64_t>(sj, "bytes", 0) : 0;
-		if (off <= data_len && len > data_len - off)
-			data.damage = "the file is truncated: " +
-				      std::to_string(len - (data_len - off)) + " of the " +
-				      std::to_string(len) + " bytes of its samples (call stacks) "
-				      "are missing, so they are left out; its bucket profile is whole";
-		else
-			data.samples = parse_samples(sj, bytes, data_start, data_len,
-						     data.objects.size());
+		sample_len = sj.is_object() ? json_field_or<std::uint64_t>(sj, "bytes", 0) : 0;
+		if (off != end)
+			throw FormatError("record file is corrupted: its samples are said to start at "
+					  "byte " + std::to_string(off) + " of the data, not at " +
+					  std::to_string(end) + " where the bucket data ends");
+		if (end + sample_len <= data_len) {
+			if (!crc_ok(sj, bytes.data() + data_start + off, sample_len))
+				throw FormatError("record file is corrupted: its samples (call stacks) "
+						  "do not match their checksum");
+			try {
+				data.samples = parse_samples(sj, bytes, data_start, data_len,
+							     data.objects.size());
+			} catch (const FormatError &e) {
+				// The section is whole: a bad record in it is
+				// damage, not a cut.
+				const std::string m = e.what();
+				throw FormatError(m.rfind("record file: ", 0) == 0 ?
+						  "record file is corrupted: " + m.substr(13) : m);
+			}
+		}
+		end += sample_len;
+	}
+	if (end > data_len) {
+		std::string lost;
+		if (cut_ranges)
+			lost = std::to_string(cut_ranges) + " of its " + std::to_string(nranges) +
+			       " bucket ranges (" + std::to_string(cut_hits) + " hits)";
+		if (has_samples)
+			lost += std::string(lost.empty() ? "" : " and ") + "its samples (call stacks)";
+		data.damage = "the file is truncated: the last " + bytes_text(end - data_len) +
+			      " of its " + bytes_text(data_start + end) + " are missing, so " + lost + " are left out; " +
+			      (cut_ranges ? "the other ranges are whole" :
+					    "its bucket profile is whole");
 	}
 	return data;
 }
