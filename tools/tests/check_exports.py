@@ -197,9 +197,12 @@ def check_views(args, rec):
           rows)
     proc = run(args.tool, "report", "-i", rec, "--objects")
     out = proc.stdout.decode()
-    check("--objects prints the per-object summary (hits, time, path)",
-          proc.returncode == 0 and re.search(r"%s +100\.0 +95\.24%% +0\.100 s +3 " % re.escape(lib), out),
-          out)
+    # The rate: 100 hits in the fixture's 1.5 s (issue 23, item 11).
+    check("--objects prints the per-object summary (hits, time, rate, path)",
+          proc.returncode == 0 and re.search(r"%s +100\.0 +95\.24%% +0\.100 s +66\.7/s +3 "
+                                             % re.escape(lib), out), out)
+    check("--objects of one source prints no side-by-side table",
+          "side by side" not in out, out)
     proc = run(args.tool, "report", "-i", rec, "--srcline", "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(proc.stdout.decode(), newline="")))
     lines = [r["srcline"] for r in rows if r["symbol"] == "kp_fixture_c_function"]
@@ -219,6 +222,20 @@ def check_views(args, rec):
     proc = run(args.tool, "report", "-i", rec, "--raw")
     check("report --raw is the text dump", proc.returncode == 0
           and proc.stdout.startswith(b"# Address"), proc.stdout[:300])
+    # kernrate -z LIB: --raw --dso dumps LIB's buckets only, no catch-all
+    # (issue 23, item 10: --raw ignored --dso and --symbol).
+    proc = run(args.tool, "report", "-i", rec, "--raw", "--json", "--dso", lib)
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError:
+        doc = {"buckets": []}
+    objs = sorted({b["object"] for b in doc["buckets"]})
+    check("report --raw --dso LIB: LIB's buckets only, 100 hits", proc.returncode == 0
+          and objs == [lib] and sum(b["hits"] for b in doc["buckets"]) == 100, objs)
+    proc = run(args.tool, "report", "-i", rec, "--raw", "--symbol", "kp_fixture_c_function")
+    lines = [l for l in proc.stdout.decode().splitlines() if not l.startswith("#")]
+    check("report --raw --symbol F: the buckets holding F only", proc.returncode == 0
+          and lines and all("kp_fixture_c_function" in l for l in lines), proc.stdout[:600])
     proc = run(args.tool, "report", "-i", rec, "--percent-limit", "200")
     check("--percent-limit 200: exit 1 saying what it takes", proc.returncode == 1
           and b"percentage from 0 to 100" in proc.stderr, proc.stderr.decode())
@@ -227,6 +244,32 @@ def check_views(args, rec):
     proc = run(args.tool, "report", "-i", rec, "--sort", "cpu")
     check("--sort cpu: exit 1 saying why and what to do",
           proc.returncode == 1 and b"-C N" in proc.stderr, proc.stderr.decode())
+
+
+def check_ratios(args, tmp):
+    """kernrate's side-by-side sources and CPI (issue 23, item 11): the
+    fixture's ProfileTotalCycles and ProfileTotalIssues hits, per object
+    and per symbol (make_record_fixture.cpp --cpi)."""
+    lib = os.path.basename(args.so)
+    rec, _ = make_record(args, tmp, "cpi.data", "--cpi")
+    proc = run(args.tool, "report", "-i", rec, "--objects")
+    out = proc.stdout.decode()
+    check("--objects with several sources: exit 0, a CPI column",
+          proc.returncode == 0 and re.search(r"^# Object .*ProfileTotalIssues +ProfileTotalCycles +CPI",
+                                             out, re.M), out + proc.stderr.decode())
+    check("--objects: the library's CPI is 2 (60 x 65536 cycles, 60 x 32768 instructions)",
+          re.search(r"^  %s +100\.0 +60\.0 +60\.0 +2\.000 " % re.escape(lib), out, re.M), out)
+    check("--objects: per symbol, kp_fixture_c_function's CPI is 4, the helper's 1",
+          re.search(r"^  %s +kp_fixture_c_function +70\.0 +20\.0 +40\.0 +4\.000 " % re.escape(lib),
+                    out, re.M)
+          and re.search(r"^  %s +kp_fixture_static_helper +20\.0 +40\.0 +20\.0 +1\.000 "
+                        % re.escape(lib), out, re.M), out)
+    # The sources in value order (TotalIssues 0x02, TotalCycles 0x13);
+    # 60 x 65536 cycles in 100 x 1 ms: 39.3 M per second.
+    check("--objects: each counter over the timer, in events per second",
+          re.search(r"CPI +TotalIssues/s +TotalCycles/s$", out, re.M)
+          and re.search(r"^  %s +100\.0 +60\.0 +60\.0 +2\.000 +19\.7M +39\.3M$"
+                        % re.escape(lib), out, re.M), out)
 
 
 def folded_of(text):
@@ -380,6 +423,7 @@ def main():
         check_pprof(args, tmp, pb2, rec2, want2, True)
         check_source_filter(args, rec)
         check_views(args, rec)
+        check_ratios(args, tmp)
         check_samples(args, tmp, pb2, rec)
     if FAILED:
         print("%d check(s) failed" % len(FAILED))

@@ -119,12 +119,14 @@ void add_samples(ProfileData &d, const ElfObject &obj, const std::string &so, st
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		std::fprintf(stderr, "usage: kp_make_record SO OUT [--two-sources | --samples]\n");
+		std::fprintf(stderr, "usage: kp_make_record SO OUT [--two-sources | --samples | "
+			     "--cpi]\n");
 		return 2;
 	}
 	const std::string so = argv[1];
 	const bool two = argc > 3 && std::strcmp(argv[3], "--two-sources") == 0;
 	const bool samples = argc > 3 && std::strcmp(argv[3], "--samples") == 0;
+	const bool cpi = argc > 3 && std::strcmp(argv[3], "--cpi") == 0;
 	std::string err;
 	auto obj = ElfObject::load(so, &err);
 	if (!obj) {
@@ -142,6 +144,9 @@ int main(int argc, char **argv)
 	d.sources = {{0x00, "ProfileTime", 10000, true}};
 	if (two)
 		d.sources.push_back({0x13, "ProfileTotalCycles", 65536, false});
+	if (cpi)
+		d.sources.insert(d.sources.end(), {{0x13, "ProfileTotalCycles", 65536, false},
+						   {0x02, "ProfileTotalIssues", 32768, false}});
 	d.objects = {{so, obj->build_id()}};
 
 	const std::uint64_t base = 0x7f1200000000;	// runtime address of file offset 0
@@ -170,7 +175,9 @@ int main(int argc, char **argv)
 		if (at + b > s->end)
 			at = s->start;
 		r.buckets[offset_of(*obj, at) >> r.bucket_shift] += n;
-		std::printf("%s\t%u\t%s\n", name, n, d.sources[r.source ? 1 : 0].name.c_str());
+		for (const auto &src : d.sources)
+			if (src.value == r.source)
+				std::printf("%s\t%u\t%s\n", name, n, src.name.c_str());
 	};
 
 	RangeRecord t = range(0x00);
@@ -188,6 +195,19 @@ int main(int argc, char **argv)
 		RangeRecord c = range(0x13);
 		hit(c, "kp_fixture_c_function", 40);
 		d.ranges.push_back(c);
+	}
+	// --cpi: ProfileTotalCycles and ProfileTotalIssues (kernrate's CPI):
+	// kp_fixture_c_function 40 x 65536 cycles over 20 x 32768
+	// instructions (CPI 4), kp_fixture_static_helper 20 x 65536 over 40 x
+	// 32768 (CPI 1); the library 3840 Ki cycles over 1920 Ki (CPI 2).
+	if (cpi) {
+		RangeRecord c = range(0x13), i = range(0x02);
+		hit(c, "kp_fixture_c_function", 40);
+		hit(c, "kp_fixture_static_helper", 20);
+		hit(i, "kp_fixture_c_function", 20);
+		hit(i, "kp_fixture_static_helper", 40);
+		d.ranges.push_back(c);
+		d.ranges.push_back(i);
 	}
 	if (samples)
 		add_samples(d, *obj, so, base);

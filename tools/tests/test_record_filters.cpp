@@ -7,6 +7,7 @@
 #include "errors.h"
 #include "record/report_model.h"
 #include "record/report_view.h"
+#include "record/source_ratios.h"
 
 using namespace kprofile;
 using namespace kprofile::record;
@@ -171,6 +172,57 @@ TEST(RecordFilters, ObjectSummaryLikeKernratesModuleList)
 	const std::string text = render_objects(objs);
 	EXPECT_NE(text.find("libc.so.6"), std::string::npos);
 	EXPECT_NE(text.find("0.085 s"), std::string::npos) << text;
+	EXPECT_EQ(text.find("/s "), std::string::npos) << "no rate without a duration: " << text;
+
+	// A rate column, hits per second of the recording (issue 23, item
+	// 11): 85 hits in 0.5 s.
+	rep.duration_ns = 500000000;
+	objs = object_totals(rep);
+	EXPECT_DOUBLE_EQ(objs[0].rate, 170.0);
+	EXPECT_NE(render_objects(objs).find("170.0/s"), std::string::npos) << render_objects(objs);
+}
+
+// kernrate's sources side by side: each later source over the first, CPI
+// where cycles and instructions are both recorded (issue 23, item 11).
+TEST(RecordFilters, SourcesSideBySideWithCpi)
+{
+	Report rep;
+	rep.sources = {{0x13, "ProfileTotalCycles", 1000, false, 0, 0, 0, false},
+		       {0x02, "ProfileTotalIssues", 500, false, 0, 0, 0, false}};
+	auto row = [](std::uint32_t source, const char *obj, const char *sym, double hits) {
+		Row r = make_row(obj, sym, hits);
+		r.source = source;
+		return r;
+	};
+	rep.rows = {row(0x13, "a", "f", 30), row(0x02, "a", "f", 10), row(0x13, "a", "g", 10),
+		    row(0x02, "a", "g", 40), row(0x13, "b", "h", 5)};
+	auto cols = ratio_columns(rep);
+	ASSERT_EQ(cols.size(), 1U) << "cycles over instructions is the one ratio";
+	EXPECT_EQ(cols[0].label, "CPI");
+	SideBySide objs = side_by_side(rep, false);
+	ASSERT_EQ(objs.rows.size(), 2U);
+	EXPECT_EQ(objs.rows[0].object, "a");
+	EXPECT_EQ(objs.rows[0].hits, (std::vector<double>{40, 50}));
+	EXPECT_DOUBLE_EQ(objs.rows[0].ratios[0], 40.0 * 1000 / (50 * 500));
+	EXPECT_LT(objs.rows[1].ratios[0], 0) << "b has no instructions: no CPI";
+	SideBySide syms = side_by_side(rep, true);
+	ASSERT_EQ(syms.rows.size(), 3U);
+	EXPECT_EQ(syms.rows[0].symbol, "f");
+	EXPECT_DOUBLE_EQ(syms.rows[0].ratios[0], 6.0);
+	const std::string text = render_side_by_side(syms, 2);
+	EXPECT_NE(text.find("per symbol"), std::string::npos) << text;
+	EXPECT_NE(text.find("6.000"), std::string::npos) << text;
+	EXPECT_EQ(text.find("  b  "), std::string::npos) << "-n 2 keeps two rows: " << text;
+
+	// Time first: the counters per second.
+	rep.sources.insert(rep.sources.begin(), {0, "ProfileTime", 10000, true, 0, 0, 0, true});
+	cols = ratio_columns(rep);
+	ASSERT_EQ(cols.size(), 3U);
+	EXPECT_EQ(cols[0].label, "CPI");
+	EXPECT_EQ(cols[1].label, "TotalCycles/s");
+	EXPECT_EQ(cols[2].label, "TotalIssues/s");
+	rep.sources.resize(1);
+	EXPECT_EQ(render_side_by_side(side_by_side(rep, false), 0), "") << "one source: no table";
 }
 
 TEST(RecordFilters, DefaultColumnsAddCommForSeveralCommands)

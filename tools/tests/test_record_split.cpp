@@ -299,6 +299,31 @@ TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
 	EXPECT_EQ(raw[2].object, "[catch-all]") << "every hit of the target, not the unattributed ones";
 }
 
+// kernrate -z: --raw with --dso or --symbol dumps the zoomed object's
+// buckets only; --raw ignored both and dumped every bucket, the 2 GiB
+// catch-alls included (issue 23, item 10).
+TEST(RecordSplit, RawDumpHonoursDsoAndSymbol)
+{
+	FakeResolver f;
+	auto d = recording({40, 0, 0, 7, 0, 0}, 47);
+	auto raw = raw_buckets(d, f);
+	EXPECT_EQ(filter_raw(raw, {.dsos = {"spin"}}), 1U);
+	ASSERT_EQ(raw.size(), 2U);
+	EXPECT_EQ(raw[0].object_path, "/usr/bin/spin");
+	EXPECT_EQ(raw[1].object, "spin");
+
+	raw = raw_buckets(d, f);
+	filter_raw(raw, {.symbols = {"be*"}});
+	ASSERT_EQ(raw.size(), 1U) << "the bucket beta shares with alpha";
+	EXPECT_EQ(raw[0].symbol, "alpha | beta");
+
+	raw = raw_buckets(d, f);
+	filter_raw(raw, {.dsos = {"kernel"}});
+	EXPECT_TRUE(raw.empty());
+	raw = raw_buckets(d, f);
+	EXPECT_EQ(filter_raw(raw, {.percent_limit = 50}), 0U) << "no overhead in a dump";
+}
+
 // `go tool pprof` takes the first mapping for the main binary ("File:"):
 // it was whichever object had the hottest row, [kernel] under -a or a
 // busy syscall loop (issue 23, item 8).

@@ -19,6 +19,7 @@
 #include "record/sample_export.h"
 #include "record/sample_render.h"
 #include "record/sample_report.h"
+#include "record/source_ratios.h"
 
 namespace kprofile {
 
@@ -78,12 +79,14 @@ void emit(const ReportOptions &opts, const std::string &bytes, bool binary)
 	write_output(opts.output, bytes);
 }
 
-// --objects: the per-object table first (tables only); --limit: the rows
-// kept (a table cuts its own rows).
-void objects_and_limit(const ReportOptions &opts, const std::string &format, Report &rep)
+// --objects: the per-object table first (tables only), and @sides, the
+// sources side by side, when there are several; --limit: the rows kept (a
+// table cuts its own rows).
+void objects_and_limit(const ReportOptions &opts, const std::string &format, Report &rep,
+		       const std::string &sides = "")
 {
 	if (opts.objects && format == "table")
-		print_out(render_objects(rep.objects) + "\n");
+		print_out(render_objects(rep.objects) + "\n" + sides);
 	if (opts.limit && rep.rows.size() > opts.limit && format != "table")
 		rep.rows.resize(opts.limit);
 }
@@ -200,6 +203,8 @@ void run_report(const ReportOptions &opts)
 
 		if (raw) {
 			auto buckets = raw_buckets(d, resolver, sources);
+			// kernrate -z X: X's buckets only (issue 23, item 10).
+			filter_raw(buckets, opts.filter);
 			if (format == "json")
 				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
 			else
@@ -212,6 +217,13 @@ void run_report(const ReportOptions &opts)
 		RowFilter select = opts.filter;
 		select.percent_limit = 0;
 		filter_rows(rep.rows, select);
+		// kernrate's side-by-side sources, from the rows of each
+		// source before they are grouped (issue 23, item 11).
+		std::string sides;
+		if (opts.objects && format == "table" && rep.sources.size() > 1)
+			for (bool symbols : {false, true})
+				sides += render_side_by_side(side_by_side(rep, symbols), opts.limit) +
+					 "\n";
 		const std::vector<Dim> dims = sort.dims.empty() ? default_dims(rep) : sort.dims;
 		rep.rows = group_rows(rep.rows, dims);
 		filter_rows(rep.rows, RowFilter{.percent_limit = opts.filter.percent_limit});
@@ -220,7 +232,7 @@ void run_report(const ReportOptions &opts)
 			order.push_back(dim == Dim::Object ? "object" : dim == Dim::Symbol ? "symbol"
 								    : "source");
 		sort_rows(rep.rows, order);
-		objects_and_limit(opts, format, rep);
+		objects_and_limit(opts, format, rep, sides);
 		if (format == "json")
 			emit(opts, report_json(d, rep).dump(2) + "\n", false);
 		else if (format == "folded")
@@ -282,7 +294,8 @@ void setup_report(CLI::App &cmd, Context &)
 		});
 	cmd.add_flag("--objects", opts->objects,
 		     "Print the per-object summary first (kernrate's module list: hits, "
-		     "overhead, time, symbols per object)");
+		     "overhead, time, rate, symbols per object), and with several sources "
+		     "their hits and ratios side by side per object and symbol (CPI)");
 	cmd.add_flag("--srcline", opts->srcline,
 		     "Split rows per source line (file:line from the objects' DWARF line "
 		     "tables, or their debug files)");

@@ -41,6 +41,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/report_render.cpp
 	${KP_RECORD_DIR}/report_export.cpp
 	${KP_RECORD_DIR}/report_view.cpp
+	${KP_RECORD_DIR}/source_ratios.cpp
 	${KP_RECORD_DIR}/srcline.cpp
 	${KP_RECORD_DIR}/profile_device.cpp
 	${KP_RECORD_DIR}/memlock.cpp

@@ -366,6 +366,7 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		rep.rows.push_back(std::move(row));
 	}
 	sort_rows(rep.rows, {"overhead"});
+	rep.duration_ns = data.duration_ns;
 	rep.objects = object_totals(rep);
 	rep.warnings = resolver.warnings();
 	// Per object, how much stayed unresolved and what would name it
@@ -419,6 +420,9 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 			// A catch-all bucket holds every hit of the target in
 			// its 2 GiB, attributed or not: not "[unattributed]".
 			b.object = r.kind == RangeKind::CatchAll ? "[catch-all]" : object_label(data, r);
+			b.object_path = r.object >= 0 ? data.objects[r.object].path : b.object;
+			b.pid = r.pid;
+			b.comm = r.pid ? process_comm(data, r.pid) : "";
 			b.address = r.bucket_base(i);
 			b.size = r.bucket_size();
 			b.hits = r.buckets[i];
@@ -428,14 +432,17 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 					if (!b.symbol.empty())
 						b.symbol += " | ";
 					b.symbol += o.symbol->name;
+					b.names.push_back(o.symbol->name);
 					if (tr->tlo > o.symbol->start) {
 						b.symbol += '+';
 						b.symbol += hex(tr->tlo - o.symbol->start);
 					}
 				}
 			}
-			if (b.symbol.empty() && r.kind != RangeKind::CatchAll)
+			if (b.symbol.empty() && r.kind != RangeKind::CatchAll) {
 				b.symbol = unresolved_name(data, r, b.address);
+				b.names.push_back(b.symbol);
+			}
 			out.push_back(std::move(b));
 		}
 	}

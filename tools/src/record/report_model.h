@@ -77,6 +77,7 @@ struct ObjectTotal {
 	double hits = 0;
 	double overhead = 0;
 	std::uint64_t time_ns = 0;	// ProfileTime: hits x interval; else 0
+	double rate = 0;		// hits per second of the recording; 0 unknown
 	std::size_t symbols = 0;	// rows (symbols) of the object
 };
 
@@ -84,6 +85,7 @@ struct Report {
 	std::vector<SourceTotals> sources;
 	std::vector<Row> rows;
 	std::vector<std::string> warnings;
+	std::uint64_t duration_ns = 0;	// how long the profiles ran
 	// Rows left out because they got under 0.05 hits (they would print
 	// as "0.0"), and their hits: counted in the totals, not shown.
 	std::size_t hidden_rows = 0;
@@ -100,10 +102,14 @@ struct RawBucket {
 	std::uint32_t source = 0;
 	std::string source_name;
 	std::string object;
+	std::string object_path;	// the file, or object when none
+	std::int64_t pid = 0;		// the range's process (0: all)
+	std::string comm;
 	std::uint64_t address = 0;
 	std::uint64_t size = 0;
 	std::uint64_t hits = 0;
 	std::string symbol;	// "name+0xoff", or several joined by " | "
+	std::vector<std::string> names;	// the symbols' names, for --symbol
 };
 
 // Order rows by keys "overhead"/"hits"/"children" (descending), "source",

@@ -195,7 +195,8 @@ json report_json(const ProfileData &data, const Report &report)
 		doc["objects"].push_back({{"source", o.source_name}, {"source_value", o.source},
 					  {"object", o.object}, {"object_path", o.object_path},
 					  {"hits", o.hits}, {"overhead", o.overhead},
-					  {"time_ns", o.time_ns}, {"symbols", o.symbols}});
+					  {"time_ns", o.time_ns}, {"rate", o.rate},
+					  {"symbols", o.symbols}});
 	doc["hidden_rows"] = report.hidden_rows;
 	doc["hidden_hits"] = report.hidden_hits;
 	return doc;

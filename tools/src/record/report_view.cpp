@@ -244,6 +244,31 @@ std::size_t filter_rows(std::vector<Row> &rows, const RowFilter &f)
 	return before - rows.size();
 }
 
+std::size_t filter_raw(std::vector<RawBucket> &buckets, const RowFilter &filter)
+{
+	RowFilter f = filter;
+
+	f.percent_limit = 0;
+	if (f.empty())
+		return 0;
+	const std::size_t before = buckets.size();
+	std::erase_if(buckets, [&](const RawBucket &b) {
+		std::vector<Row> rows;
+		for (std::size_t i = 0; i < std::max<std::size_t>(b.names.size(), 1); i++) {
+			Row r;
+			r.object = b.object;
+			r.object_path = b.object_path;
+			r.symbol = b.names.empty() ? "" : b.names[i];
+			r.pid = b.pid;
+			r.comm = b.comm;
+			rows.push_back(std::move(r));
+		}
+		filter_rows(rows, f);
+		return rows.empty();
+	});
+	return before - buckets.size();
+}
+
 std::vector<ObjectTotal> object_totals(const Report &report)
 {
 	std::map<std::pair<std::uint32_t, std::string>, ObjectTotal> by;
@@ -263,6 +288,8 @@ std::vector<ObjectTotal> object_totals(const Report &report)
 		for (const auto &s : report.sources)
 			if (s.value == o.source && s.timer)
 				o.time_ns = static_cast<std::uint64_t>(o.hits * s.interval * 100.0 + 0.5);
+		if (report.duration_ns)
+			o.rate = o.hits * 1e9 / static_cast<double>(report.duration_ns);
 		out.push_back(std::move(o));
 	}
 	std::stable_sort(out.begin(), out.end(), [](const ObjectTotal &a, const ObjectTotal &b) {
@@ -278,13 +305,14 @@ std::string render_objects(const std::vector<ObjectTotal> &objects)
 		wobj = std::max(wobj, o.object.size());
 		wsrc = std::max(wsrc, o.source_name.size());
 	}
-	std::string out = fmt::format("# {:<{}}  {:<{}}  {:>10}  {:>8}  {:>10}  {:>7}  {}\n", "Source",
-				      wsrc, "Object", wobj, "Hits", "Overhead", "Time", "Symbols",
-				      "Path");
+	std::string out = fmt::format("# {:<{}}  {:<{}}  {:>10}  {:>8}  {:>10}  {:>12}  {:>7}  {}\n",
+				      "Source", wsrc, "Object", wobj, "Hits", "Overhead", "Time",
+				      "Rate", "Symbols", "Path");
 	for (const auto &o : objects)
-		out += fmt::format("  {:<{}}  {:<{}}  {:>10.1f}  {:>7.2f}%  {:>10}  {:>7}  {}\n",
+		out += fmt::format("  {:<{}}  {:<{}}  {:>10.1f}  {:>7.2f}%  {:>10}  {:>12}  {:>7}  {}\n",
 				   o.source_name, wsrc, o.object, wobj, o.hits, o.overhead,
 				   o.time_ns ? fmt::format("{:.3f} s", o.time_ns / 1e9) : "-",
+				   o.rate > 0 ? fmt::format("{:.1f}/s", o.rate) : "-",
 				   o.symbols, o.object_path);
 	return out;
 }

@@ -64,6 +64,12 @@ struct RowFilter {
 // the source's whole total, as perf's).  Returns how many were dropped.
 std::size_t filter_rows(std::vector<Row> &rows, const RowFilter &filter);
 
+// The same filters on a --raw dump (kernrate -z: the zoomed module's
+// buckets only): --dso on the bucket's object, --symbol on any symbol in
+// it, --comm on its process; --percent-limit does not apply.  Returns how
+// many were dropped.
+std::size_t filter_raw(std::vector<RawBucket> &buckets, const RowFilter &filter);
+
 // kernrate's module list from @report's rows: one line per source and
 // object, busiest first (build_report() fills Report::objects with it).
 std::vector<ObjectTotal> object_totals(const Report &report);

@@ -234,6 +234,7 @@ Report SampleView::report(bool children) const
 		rep.rows.push_back(std::move(row));
 	}
 	sort_rows(rep.rows, {children ? "children" : "overhead", children ? "overhead" : "children"});
+	rep.duration_ns = data_.duration_ns;
 	rep.objects = object_totals(rep);
 	rep.warnings = syms_.warnings();
 	return rep;
