@@ -4,9 +4,10 @@
 #
 # Commands and options come from the tool's own --help, so they cannot
 # drift from it; source names from `kprofile sources --names` (the loaded
-# module's), or both built-in tables when the module is not loaded; PIDs
-# for -p, files for -i/-o (record and top: -i is the interval), the modes
-# of --call-graph, ring sizes for record -m.  Options
+# module's, with the perf and xperf aliases: time, cycles, ...), or both
+# built-in tables when the module is not loaded; PIDs for -p, files for
+# -i/-o (record and top: -i is the interval), the modes of --call-graph,
+# report's --format and --sort keys, ring sizes for record -m.  Options
 # in CLI11 groups are listed after "Options:" too, under their group's name.
 
 # _kprofile_help TOOL [CMD]: the --help of TOOL (CMD), cached per shell.
@@ -29,6 +30,9 @@ _kprofile_sources()
 			  "$1" sources --names --interface amd64; } 2>/dev/null | sort -u)
 	printf '%s\n' "$names"
 }
+
+# report --sort: perf's keys and kprofile's (report_view.cpp's dim_keys).
+_kprofile_sort_keys="overhead hits dso object sym symbol comm pid source srcline"
 
 _kprofile_pids()
 {
@@ -98,8 +102,13 @@ _kprofile()
 	record:-m | record:--mmap-pages)
 		mapfile -t COMPREPLY < <(compgen -W "16 32 64 128 256 512 1024" -- "$cur")
 		return 0 ;;
-	report:-s | report:--sort)
-		mapfile -t COMPREPLY < <(compgen -W "overhead hits source object symbol" -- "$cur")
+	report:-s | report:--sort)	# comma-separated: complete the last one
+		local pre=
+		[[ $cur == *,* ]] && pre=${cur%,*},
+		mapfile -t COMPREPLY < <(compgen -P "$pre" -W "$_kprofile_sort_keys" -- "${cur##*,}")
+		return 0 ;;
+	report:--format)
+		mapfile -t COMPREPLY < <(compgen -W "table json raw folded csv pprof" -- "$cur")
 		return 0 ;;
 	*:-i | *:--interval | *:-b | *:--bucket | *:-C | *:--cpu | *:--duration | \
 	*:-n | *:--limit | *:--iterations | *:-d | *:--delay | *:--rows | \

@@ -46,6 +46,42 @@ t_like "bash: stat -s completes the last of a comma list" \
 	"$(bcomp kprofile stat -s ProfileTime,ProfileTotalI)" '^ProfileTime,ProfileTotalIssues$'
 t_like "bash: after -- a command name" "$(bcomp kprofile record -- bas)" '^bash$'
 
+# Issue 23, item 13: --format, every --sort key and the source aliases.
+t_is "bash: report --format<TAB> offers every format" \
+	"$(bcomp kprofile report --format '' | tr '\n' ' ')" "table json raw folded csv pprof "
+# Each one offered gets past report's own check (the file is read after).
+bad=()
+for f in $(bcomp kprofile report --format ''); do
+	[[ $("$tool" report -i /nonexistent/kp.data --format "$f" 2>&1) == *"cannot open"* ]] ||
+		bad+=("$f")
+done
+t_is "bash: ... and report takes each of them" "${bad[*]}" ""
+keys=$(bcomp kprofile report --sort '')
+for k in dso sym comm pid srcline; do
+	t_like "bash: report --sort<TAB> offers $k" "$keys" "^$k\$"
+done
+bad=()
+for k in $keys; do
+	[[ $("$tool" report -i /nonexistent/kp.data --sort "$k" 2>&1) == *"cannot open"* ]] ||
+		bad+=("$k")
+done
+t_is "bash: report takes every --sort key offered" "${bad[*]}" ""
+t_like "bash: report --sort comm,s<TAB> completes the last key of the list" \
+	"$(bcomp kprofile report --sort comm,s | tr '\n' ' ')" '^comm,sym comm,symbol comm,source comm,srcline $'
+out=$(bcomp kprofile record -s '')
+for a in time timer cpu-clock cycles instructions branch-misses; do
+	t_like "bash: record -s<TAB> offers the alias $a" "$out" "^$a\$"
+done
+t_like "bash: record -e cyc<TAB> completes cycles" "$(bcomp kprofile record -e cyc)" '^cycles$'
+t_like "bash: stat -s ProfileTime,ins<TAB> completes instructions" \
+	"$(bcomp kprofile stat -s ProfileTime,ins)" '^ProfileTime,instructions$'
+bad=()
+for a in $(<<<"$out" grep -v '^Profile'); do
+	"$tool" sources --interface emon "$a" >/dev/null 2>&1 ||
+		"$tool" sources --interface amd64 "$a" >/dev/null 2>&1 || bad+=("$a")
+done
+t_is "bash: every alias offered names a source" "${bad[*]}" ""
+
 # zsh: stubs print what compadd and friends would offer.
 zcomp() {
 	local prefix=$1
@@ -73,7 +109,7 @@ zcomp() {
 		_pids() { print -- "<pids>" }
 		_normal() { print -- "<normal:$words[1]:$CURRENT>" }
 		_message() { print -- "<message:$*>" }
-		_sequence() { shift; "$@" }
+		_sequence() { local f=$1; shift; [[ $1 == - ]] && shift; $f "$@" }
 		compset() { return 1 }
 		PREFIX=$1; shift
 		words=("$@"); CURRENT=$#
@@ -90,4 +126,11 @@ t_like "zsh: record --<TAB> offers --source and --output" "$(zcomp -- kprofile r
 t_is "zsh: -p offers PIDs" "$(zcomp '' kprofile record -p '')" "<pids>"
 t_is "zsh: report -i offers files" "$(zcomp '' kprofile report -i '')" "<files>"
 t_is "zsh: after -- the command line" "$(zcomp '' kprofile record -- ls '')" "<normal:ls:2>"
+t_is "zsh: report --format<TAB> offers every format" \
+	"$(zcomp '' kprofile report --format '' | tr '\n' ' ')" "table json raw folded csv pprof "
+t_is "zsh: report --sort<TAB> offers the keys bash offers" \
+	"$(zcomp '' kprofile report --sort '' | sort | tr '\n' ' ')" "$(sort <<<"$keys" | tr '\n' ' ')"
+out=$(zcomp '' kprofile record -s '')
+t_like "zsh: record -s<TAB> offers the alias time" "$out" '^time$'
+t_like "zsh: record -s<TAB> offers the alias cycles" "$out" '^cycles$'
 t_done

@@ -183,8 +183,15 @@ void run_sources(const SourcesOptions &opts, const Context &ctx)
 			fail_on_bad_names(parsed);
 	}
 	if (opts.names_only) {
-		for (const auto &e : select_sources(listing.sources, view))
+		// The names, then the perf and xperf aliases of those listed
+		// (time, cycles, ...): what completion offers (issue 23).
+		std::string aliases;
+		for (const auto &e : select_sources(listing.sources, view)) {
 			print_out(e.name + "\n");
+			for (std::string_view a : aliases_of(e.value))
+				aliases += std::string(a) + "\n";
+		}
+		print_out(aliases);
 		fail_on_bad_names(parsed);
 		return;
 	}
@@ -227,7 +234,8 @@ void setup_sources(CLI::App &cmd, Context &ctx)
 	cmd.add_flag("--json", opts->json,
 		     "Print a JSON array of sources (keys: tools/README.md)");
 	cmd.add_flag("--names", opts->names_only,
-		     "Print only the names, one a line (what shell completion offers)");
+		     "Print only the names, one a line, then their perf and xperf aliases "
+		     "(what shell completion offers)");
 	cmd.add_flag("--conflicts", opts->conflicts,
 		     "Say whether the SOURCEs can be armed together now, on which counters, "
 		     "and what holds the others; exit 3 when they cannot");
