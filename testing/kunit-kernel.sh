@@ -9,18 +9,22 @@
 # testing/debugvm/run.sh), and "prepare" (the plain config, but only modules_prepare: a
 # tree to build the module against, for kernels whose KUnit is too old).
 #
-# Usage: kunit-kernel.sh plain|debug|prepare [VERSION]
+# Usage: kunit-kernel.sh [--cached] plain|debug|prepare [VERSION]
 #   VERSION (e.g. 5.10, 6.12, 7.2): Debian's linux-source-VERSION, fetched
 #   as pinned in testing/matrix/pins (testing/matrix/apt.sh).  Without it:
 #   the host's /usr/src/linux-source-*.tar.xz (6.1, testing/deps.sh), or
 #   $KPROFILE_LINUX_SOURCE.
 # Prints the path of the cached build tree (usable as KDIR) on stdout.
+# --cached: build and fetch nothing; exit 0 when that tree is cached, 1
+# when not (make check's time budget asks: testing/check.sh).
 #
 # The cache lives outside the repository, in $KPROFILE_CACHE (default
 # /var/cache/kprofile), keyed by source version, compiler and config.
 set -euo pipefail
 
-variant=${1:?usage: kunit-kernel.sh plain|debug|prepare [VERSION]}
+cached_only=0
+[ "${1:-}" = --cached ] && { cached_only=1; shift; }
+variant=${1:?usage: kunit-kernel.sh [--cached] plain|debug|prepare [VERSION]}
 version=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${KPROFILE_CACHE:-/var/cache/kprofile}
@@ -31,11 +35,16 @@ log() { echo "kunit-kernel: $*" >&2; }
 
 case $variant in plain | debug | prepare) ;; *) log "unknown variant $variant"; exit 1 ;; esac
 if [ -n "$version" ]; then
-	# The pinned source package; its tarball is unpacked once into the cache.
-	deb=$("$here/matrix/apt.sh" fetch "linux-source-$version" | tail -n1) ||
-		{ log "cannot fetch linux-source-$version"; exit 1; }
-	tarball=$cache/src/$(basename "$deb" .deb)/linux-source-$version.tar.xz
+	# The pinned source package (apt.sh fetch names it PKG_VERSION_SHA256.deb);
+	# its tarball is unpacked once into the cache.
+	pin=$(awk -v p="linux-source-$version" '$1 == p { print $1 "_" $3 "_" $4 }' "$here/matrix/pins")
+	[ -n "$pin" ] || { log "linux-source-$version is not pinned in testing/matrix/pins"; exit 1; }
+	tarball=$cache/src/$pin/linux-source-$version.tar.xz
+	[ $cached_only = 0 ] || [ -f "$tarball" ] || exit 1
 	if [ ! -f "$tarball" ]; then
+		deb=$("$here/matrix/apt.sh" fetch "linux-source-$version" | tail -n1) ||
+			{ log "cannot fetch linux-source-$version"; exit 1; }
+		[ "$(basename "$deb" .deb)" = "$pin" ] || { log "apt.sh fetched $deb, not $pin.deb"; exit 1; }
 		mkdir -p "$(dirname "$tarball")"
 		dpkg --fsys-tarfile "$deb" |
 			tar -xO "./usr/src/linux-source-$version.tar.xz" >"$tarball.tmp"
@@ -106,6 +115,10 @@ recipe=$(printf '%s\n' "${opts[@]}" "${args[@]}" | sha256sum | cut -c1-16)
 key="$srcver-gcc$ccver-$variant-$recipe"
 dir="$cache/$key"
 
+if [ $cached_only = 1 ]; then
+	[ -f "$dir/.complete" ]
+	exit
+fi
 mkdir -p "$cache"
 # One builder at a time per key: a second caller waits for the first.
 exec 9>"$cache/$key.lock"

@@ -11,6 +11,8 @@
 #
 # Usage: rt-kernel.sh     build (or reuse) it; print the tree (a KDIR
 #                         with arch/x86/boot/bzImage)
+#        rt-kernel.sh --cached   exit 0 when it is cached, 1 when not
+#                         (builds nothing; testing/check.sh's budget)
 # Cached in $KPROFILE_CACHE/rtdebug-<source>-gcc<version>-<recipe>/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -48,6 +50,10 @@ ccver=$(gcc -dumpfullversion 2>/dev/null || gcc -dumpversion)
 recipe=$(printf '%s\n' "${args[@]}" | sha256sum | cut -c1-12)
 key=rtdebug-$pkg-$pin-gcc$ccver-$recipe
 dir=$cache/$key
+if [ "${1:-}" = --cached ]; then
+	[ -f "$dir/.complete" ]
+	exit
+fi
 
 mkdir -p "$cache"
 exec 9>"$cache/$key.lock"
