@@ -24,8 +24,10 @@
 #   pmu     Debian's kernel on QEMU with the emulated PMU (testing/qemu-pmu,
 #           built and cached on first use), Linux's perf as the oracle
 #           (testing/pmu/guest): pmu-qemu (the build), pmu-intel, pmu-amd,
-#           pmu-amd-core (+perfctr-core), pmu-determinism (two one-vCPU
-#           boots sample alike); in the second lane, after installvm
+#           pmu-amd-core (+perfctr-core), pmu-intel-v1 and pmu-intel-ebx
+#           (perfmon version 1, another CPUID.0AH:EBX: short boots, the
+#           detection checks), pmu-determinism (two one-vCPU boots sample
+#           alike); in the second lane, after installvm
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
@@ -101,6 +103,7 @@ layer_cost() {
 	debugvm-amd) t=240; kernel_cold 6.1-debug ;;
 	installvm) t=420 ;;
 	pmu-qemu) t=10; kernel_cold qemu ;;
+	pmu-intel-v1 | pmu-intel-ebx) t=90; kernel_cold qemu ;;
 	pmu-*) t=240; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;
@@ -380,27 +383,22 @@ pmu_layer() {
 	if [ -z "${KP_QEMU_PMU:-}" ]; then
 		run_one pmu-qemu "$KP_ROOT/testing/qemu-pmu/build.sh"
 		if grep -q '^pmu-qemu 0 0 1$' "$logs/counts"; then
-			for m in intel amd amd-core determinism; do
+			for m in intel amd amd-core intel-v1 intel-ebx determinism; do
 				echo "-- pmu-$m: skipped: no emulator (pmu-qemu was skipped)"
 				record "pmu-$m" 0 0 1
 			done
 			return 0
 		elif ! grep -q '^pmu-qemu 1 ' "$logs/counts"; then
-			echo "-- pmu-intel, pmu-amd, pmu-amd-core, pmu-determinism: not run (no emulator: pmu-qemu)"
+			echo "-- pmu-intel, pmu-amd, pmu-amd-core, pmu-intel-v1, pmu-intel-ebx, pmu-determinism: not run (no emulator: pmu-qemu)"
 			return 0
 		fi
 	fi
-	for m in intel amd amd-core; do
-		KP_VM_EXPECT=$(pmu_scripts) run_counted "pmu-$m" vm_tap "pmu-$m" "$KP_ROOT/testing/pmu/run.sh" "$m"
+	for m in intel amd amd-core intel-v1 intel-ebx; do
+		KP_VM_EXPECT=$("$KP_ROOT/testing/pmu/run.sh" --scripts "$m") \
+			run_counted "pmu-$m" vm_tap "pmu-$m" "$KP_ROOT/testing/pmu/run.sh" "$m"
 	done
 	KP_VM_EXPECT=determinism run_counted pmu-determinism vm_tap pmu-determinism \
 		"$KP_ROOT/testing/pmu/run.sh" --determinism
-}
-pmu_scripts() {
-	local t
-	for t in "$KP_ROOT"/testing/pmu/guest/[0-9][0-9]-*.sh; do
-		[ -f "$t" ] && basename "$t" .sh
-	done | tr '\n' ' '
 }
 if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && { have kunit || have debugvm || have installvm || have pmu; }; then
 	echo "-- (lane 2, installvm, the debug KUnit run, the debug kernel and the pmu layers, runs beside these; its lines follow)"

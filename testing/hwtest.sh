@@ -22,7 +22,13 @@
 # Knobs: KP_HWTEST_LOOPS (200000000), KP_HWTEST_INTERVAL (100003),
 # KP_HWTEST_TOLERANCE (2, percent), KP_HWTEST_REARM_SECONDS (60),
 # KP_HWTEST_EXERCISE_ROUNDS (20), KP_HWTEST_SUSPEND=1, KP_HWTEST_KEXEC=1,
-# KP_HWTEST_ONLY (a test name), KP_MODULE (build/kprofile.ko).
+# KP_HWTEST_ONLY (a test name), KP_MODULE (build/kprofile.ko),
+# KP_HWTEST_TOOL (build/tool/kprofile), KP_HWTEST_OUT (build/hwtest: the
+# test programs, their output, the summary), KP_HWTEST_BIN (a directory
+# with the test programs already built, for a machine without gcc: the
+# emulated-PMU guest, testing/pmu/guest/70-hwtest.sh), KP_HWTEST_EVENTS
+# (the Amd64 event selects the machine counts, e.g. "0x76 0xc0 0xc2" on
+# the emulated PMU: amd-sources exercises only those and names the rest).
 set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$KP_ROOT/testing/hwtest/lib.sh"
@@ -39,8 +45,8 @@ HWT_TOL=${KP_HWTEST_TOLERANCE:-2}
 HWT_REARM_SECONDS=${KP_HWTEST_REARM_SECONDS:-60}
 HWT_EXERCISE_ROUNDS=${KP_HWTEST_EXERCISE_ROUNDS:-20}
 HWT_MODULE_KO=${KP_MODULE:-$KP_BUILD/kprofile.ko}
-HWT_TOOL=$KP_BUILD/tool/kprofile
-HWT_OUT=$KP_BUILD/hwtest
+HWT_TOOL=${KP_HWTEST_TOOL:-$KP_BUILD/tool/kprofile}
+HWT_OUT=${KP_HWTEST_OUT:-$KP_BUILD/hwtest}
 HWT_VENDOR=$(awk -F': ' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
 HWT_COUNTERS=4
 summary=$HWT_OUT/summary.json
@@ -77,8 +83,12 @@ fi
 if [ "$HWT_ROOT" = 1 ] && [ -z "$HWT_HW_PMU_WHY" ]; then
 	for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/hwtest/kp-hwsample.c" \
 		"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
-		gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" \
-			-o "$HWT_OUT/$(basename "$p" .c)" "$p" || kp_die "building $p failed"
+		if [ -n "${KP_HWTEST_BIN:-}" ]; then
+			cp "$KP_HWTEST_BIN/$(basename "$p" .c)" "$HWT_OUT/" || kp_die "no $(basename "$p" .c) in $KP_HWTEST_BIN"
+		else
+			gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" \
+				-o "$HWT_OUT/$(basename "$p" .c)" "$p" || kp_die "building $p failed"
+		fi
 	done
 	if ! grep -q '^kprofile ' /proc/modules 2>/dev/null; then
 		if [ ! -f "$HWT_MODULE_KO" ]; then

@@ -111,6 +111,13 @@ en_bits() {
 	done
 }
 
+# new_lines BEFORE AFTER: the lines of AFTER that are not in BEFORE (no
+# comm: busybox has none).
+new_lines() {
+	awk -v before="$1" 'BEGIN { n = split(before, b, "\n"); for (i = 1; i <= n; i++) seen[b[i]] = 1 }
+		$0 != "" && !($0 in seen)' <<<"$2"
+}
+
 # hotplug_cpu: the first CPU other than 0 that can go offline, or nothing.
 hotplug_cpu() {
 	local f

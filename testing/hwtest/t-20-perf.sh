@@ -29,7 +29,7 @@ t_watchdog_load() {
 		{ hwt_fail "interface None with the watchdog on (F1): $(json_get "$info" '["interface_reason"]')" "$info"; return; }
 	[ "$state" = busy ] ||
 		{ hwt_fail "PMU state \"$state\" with the watchdog on, want busy" "$info"; return; }
-	arm=$("$HWT_OUT/kp-hwcount" kprofile 0x02 100000000 "$HWT_INTERVAL" 2>&1)
+	arm=$("$HWT_OUT/kp-hwcount" kprofile 0x02 "$HWT_LOOPS" "$HWT_INTERVAL" 2>&1)
 	[ -n "$(kv events "$arm")" ] && [ "$(kv hits "$arm")" -gt 0 ] ||
 		{ hwt_fail "no samples after nmi_watchdog=0 (no reload)" "$arm"; return; }
 	hwt_pass "$iface, busy with the watchdog on; $(kv hits "$arm") samples after it was turned off"
@@ -52,12 +52,20 @@ t_msr_after_rmmod() {
 	watchdog_set 0
 	base=$(en_bits)
 	nmi_mark
-	watchdog_set 1 ||
+	if watchdog_set 1; then
+		# The reads see what is enabled: the watchdog's select (or, on
+		# Intel, its fixed counter) shows.  Without that, "nothing new
+		# enabled" below would mean nothing.
+		[ -n "$(en_bits)" ] || { watchdog_set 0; hwt_fail "with the NMI watchdog on, no event select reads enabled through /dev/cpu/*/msr (en_bits reads nothing)"; return; }
+	else
 		wd="loaded without the NMI watchdog (it cannot be turned on here): F4's sequence not exercised"
+	fi
 	err=$(insmod "$HWT_MODULE_KO" 2>&1) ||
 		{ watchdog_set 0; hwt_fail "insmod failed" "$err"; return; }
 	watchdog_set 0
-	"$HWT_OUT/kp-hwsample" rearm 0x02 3 "$HWT_INTERVAL" >"$HWT_OUT/rmmod.out" 2>&1 &
+	# Sampling across the hotplug: 3 s, or KP_HWTEST_REARM_SECONDS if less.
+	"$HWT_OUT/kp-hwsample" rearm 0x02 "$((HWT_REARM_SECONDS < 3 ? HWT_REARM_SECONDS : 3))" \
+		"$HWT_INTERVAL" >"$HWT_OUT/rmmod.out" 2>&1 &
 	sleep 1
 	cpu=$(hotplug_cpu)
 	if [ -z "$cpu" ]; then
@@ -76,12 +84,12 @@ t_msr_after_rmmod() {
 	fi
 	wait
 	after=$(en_bits)
-	new=$(comm -13 <(echo "$base" | sort) <(echo "$after" | sort))
+	new=$(new_lines "$base" "$after")
 	[ -z "$new" ] || { hwt_fail "event selects enabled after $hp: $new" "$(cat "$HWT_OUT/rmmod.out")"; return; }
 	kp_unload || { hwt_fail "rmmod failed"; return; }
 	sleep 1
 	after=$(en_bits)
-	new=$(comm -13 <(echo "$base" | sort) <(echo "$after" | sort))
+	new=$(new_lines "$base" "$after")
 	[ -z "$new" ] || { hwt_fail "event selects enabled after rmmod ($wd): $new"; return; }
 	msg=$(nmi_new)
 	[ -z "$msg" ] || { hwt_fail "unknown NMIs in dmesg" "$msg"; return; }

@@ -6,16 +6,27 @@
 #
 # Usage: testing/pmu/run.sh MODEL [--tests "NAMES"]
 #        testing/pmu/run.sh --determinism
+#        testing/pmu/run.sh --scripts MODEL
 #   MODEL   intel     Skylake-Client-v4,pmu=on (perfmon v2: 4 counters of
 #                     48 bits, 3 fixed)
 #           amd       EPYC,pmu=on (the 4 legacy counters)
 #           amd-core  EPYC,pmu=on,+perfctr-core (PerfCtrExtCore's 6)
+#           intel-v1  intel with pmu-version=1 (no fixed counters, no
+#                     global registers: the counters' top bit says who
+#                     overflowed)
+#           intel-ebx intel with pmu-ebx=0x25 (CPUID.0AH:EBX marks core
+#                     cycles, reference cycles and branches unavailable;
+#                     the default 0x58 marks the LLC events and branch
+#                     mispredicts: every bit but instructions' differs)
+#   The last two are short boots: 10-boot, 54-kprofile-detect and
+#   99-dmesg only (detection, a count and a recording), unless --tests.
 #   Boots it with KP_PMU_SMP vCPUs (default 1; with more the kernel's
 #   delay loop is calibrated on the command line, lpj=: boot.sh says
 #   why), kprofile.ko loaded, the tool when built (make tool), Debian's
 #   perf, the workload testing/pmu/progs/loop.S and the module
 #   testing/pmu/kmod, and runs testing/pmu/guest/NN-*.sh (or NAMES) with
 #   the guest test runner; prints their TAP.
+#   --scripts MODEL prints the guest scripts MODEL runs by default.
 #   --determinism boots the Intel machine (one vCPU, nokaslr, QEMU's
 #   -seed, a fixed RTC) twice, side by side, samples the same loop in each
 #   (guest/determinism.sh: user instructions, then all), and prints TAP:
@@ -28,25 +39,38 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
-model='' tests='' det=0
+model='' tests='' det=0 list=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tests) tests=$2; shift ;;
 	--determinism) det=1 model=intel ;;
-	intel | amd | amd-core) model=$1 ;;
-	*) kp_die "unknown argument $1 (MODEL: intel, amd, amd-core; --tests, --determinism)" ;;
+	--scripts) list=1 ;;
+	intel | amd | amd-core | intel-v1 | intel-ebx) model=$1 ;;
+	*) kp_die "unknown argument $1 (MODEL: intel, amd, amd-core, intel-v1, intel-ebx; --tests, --determinism, --scripts)" ;;
 	esac
 	shift
 done
-[ -n "$model" ] || kp_die "usage: run.sh intel|amd|amd-core [--tests NAMES] | --determinism"
+[ -n "$model" ] || kp_die "usage: run.sh MODEL [--tests NAMES] | --determinism | --scripts MODEL"
 
-# What QEMU advertises for each model (its defaults: testing/qemu-pmu).
-props='' fixed=0
+# What QEMU advertises for each model (its defaults: testing/qemu-pmu):
+# the vendor, counters, perfmon version (AMD: 0), CPUID.0AH:EBX.
+props='' fixed=0 version=0 ebx='' short=''
 case $model in
-intel) cpu=intel gp=4 fixed=3 ;;
+intel) cpu=intel gp=4 fixed=3 version=2 ebx=0x58 ;;
+intel-v1) cpu=intel gp=4 version=1 ebx=0x58 props=pmu-version=1 short=1 ;;
+intel-ebx) cpu=intel gp=4 fixed=3 version=2 ebx=0x25 props=pmu-ebx=0x25 short=1 ;;
 amd) cpu=amd gp=4 ;;
 amd-core) cpu=amd gp=6 props=+perfctr-core ;;
 esac
+[ -z "$short" ] || [ -n "$tests" ] || tests="10-boot 54-kprofile-detect 99-dmesg"
+if [ $list = 1 ]; then
+	if [ -n "$tests" ]; then
+		echo "$tests"
+	else
+		for t in "$KP_ROOT"/testing/pmu/guest/[0-9][0-9]-*.sh; do basename "$t" .sh; done | paste -sd' ' -
+	fi
+	exit 0
+fi
 
 out=$KP_BUILD/pmu
 mkdir -p "$out"
@@ -67,6 +91,16 @@ build_guest_files() {
 		gcc -nostdlib -static -no-pie -o "$bin/loop" "$src/progs/loop.S" ||
 			kp_die "building loop failed"
 	fi
+	# make hwtest's programs (guest/70-hwtest.sh: the guest has no gcc).
+	local p b
+	mkdir -p "$bin/hwtest"
+	for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/hwtest/kp-hwsample.c" \
+		"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
+		b=$bin/hwtest/$(basename "$p" .c)
+		[ "$b" -nt "$p" ] && [ "$b" -nt "$KP_ROOT/include/uapi/linux/kprofile.h" ] && continue
+		gcc -static -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" -o "$b" "$p" ||
+			kp_die "building $p failed"
+	done
 	cp -a -u "$src/kmod/pmu_regs.c" "$src/kmod/Kbuild" "$km/"
 	make -C "$kdir" M="$km" -j"${JOBS:-2}" modules >"$km.log" 2>&1 ||
 		{ cat "$km.log" >&2; kp_die "building pmu_regs.ko for $rel failed"; }
@@ -89,8 +123,14 @@ image() {
 	cp "$out/kmod-$rel/pmu_regs.ko" "$extra/kp/pmu/"
 	# /dev/cpu/N/msr for guest/53-kprofile-coexist.sh.
 	cp "/lib/modules/$rel/kernel/arch/x86/kernel/msr.ko" "$extra/kp/pmu/" 2>/dev/null || true
-	printf 'KP_PMU_MODEL=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\n' \
-		"$model" "$gp" "$fixed" >"$extra/kp/pmu.conf"
+	# make hwtest as a tree of its own (guest/70-hwtest.sh).
+	mkdir -p "$extra/kp/hwtest/testing/lib"
+	cp -a "$out/bin/hwtest" "$extra/kp/hwtest/bin"
+	cp -a "$KP_ROOT/testing/hwtest.sh" "$KP_ROOT/testing/hwtest" "$extra/kp/hwtest/testing/"
+	cp "$KP_ROOT/testing/lib/common.sh" "$extra/kp/hwtest/testing/lib/"
+	printf 'KP_PMU_MODEL=%s\nKP_PMU_LINE=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\nKP_PMU_VERSION=%s\nKP_PMU_EBX=%s\n' \
+		"$( [ "$cpu" = intel ] && echo intel || echo "$model")" "$model" "$gp" "$fixed" \
+		"$version" "$ebx" >"$extra/kp/pmu.conf"
 	[ -n "$tool" ] && t=(--tool "$tool")
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
 		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \

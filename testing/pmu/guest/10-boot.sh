@@ -5,7 +5,7 @@
 # none of the messages of a PMU perf rejects or mishandles.
 . "$KP_GUEST/lib.sh"
 . "$KP_GUEST/pmu-lib.sh"
-plan 9
+plan 10
 
 log=$(dmesg)
 banner=$(printf '%s\n' "$log" | grep -o 'Performance Events: .*' | head -n1)
@@ -33,7 +33,10 @@ hasnt() {
 
 case $KP_PMU_MODEL in
 intel)
-	has 'Performance Events: .*Intel PMU driver' "perf chose the Intel PMU driver"
+	# Perfmon version 1: Linux's "core" PMU (no global registers).
+	drv=Intel
+	[ "$KP_PMU_VERSION" = 1 ] && drv=core
+	has "Performance Events: .*$drv PMU driver" "perf chose the $drv PMU driver"
 	has "\.\.\. generic registers: +$KP_PMU_GP\$" "it found $KP_PMU_GP general-purpose counters"
 	has "\.\.\. bit width: +$KP_PMU_WIDTH\$" "of $KP_PMU_WIDTH bits"
 	has "\.\.\. fixed-purpose events: +$KP_PMU_FIXED\$" "and $KP_PMU_FIXED fixed counters"
@@ -53,6 +56,7 @@ amd | amd-core)
 	for _ in 1 2 3 4; do not_ok "the PMU driver" "unknown KP_PMU_MODEL '$KP_PMU_MODEL'"; done
 	;;
 esac
+has "\.\.\. version: +$KP_PMU_VERSION\$" "perfmon version $KP_PMU_VERSION"
 hasnt "PMU not available due to virtualization"
 hasnt "Broken PMU hardware"
 hasnt "NMI received for unknown reason"

@@ -10,6 +10,7 @@
 # refuses them while perf holds them: 53-kprofile-coexist).
 . "$KP_GUEST/lib.sh"
 . "$KP_GUEST/pmu-lib.sh"
+need_tool "kprofile stat against perf stat"
 
 n=3000000
 # "SOURCE EVENT" pairs: kprofile's table rows whose select the emulator

@@ -12,6 +12,7 @@
 # source gives the call stacks (callers: main;caller_a;kp_leaf).
 . "$KP_GUEST/lib.sh"
 . "$KP_GUEST/pmu-lib.sh"
+need_tool "kprofile record against perf record"
 plan 14
 
 # A round of fivefn is 4,000,000 instructions: a period that divides it

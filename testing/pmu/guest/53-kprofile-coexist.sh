@@ -9,6 +9,7 @@
 # before (read through /dev/cpu/0/msr), and the watchdog comes back.
 . "$KP_GUEST/lib.sh"
 . "$KP_GUEST/pmu-lib.sh"
+need_tool "kprofile beside the NMI watchdog and perf"
 plan 12
 
 cd /tmp || exit 1

@@ -3,9 +3,12 @@
 # busybox sh), sourced after lib.sh.  /kp/pmu.conf, written by
 # testing/pmu/run.sh, describes the machine:
 #   KP_PMU_MODEL  intel, amd (legacy counters) or amd-core (+perfctr-core)
+#   KP_PMU_LINE   run.sh's model: the above, intel-v1 or intel-ebx
 #   KP_PMU_GP     general-purpose counters QEMU advertises
 #   KP_PMU_WIDTH  their width in bits
 #   KP_PMU_FIXED  fixed counters (Intel)
+#   KP_PMU_VERSION  CPUID.0AH's perfmon version (Intel; 0 on AMD)
+#   KP_PMU_EBX    CPUID.0AH:EBX, the events marked unavailable (Intel)
 # The workload is "loop N" (testing/pmu/progs/loop.S): LOOP_INSNS user
 # instructions and one branch per iteration, plus a constant start-up.
 [ -f /kp/pmu.conf ] && . /kp/pmu.conf
@@ -59,4 +62,13 @@ restore_sysctls() {
 			diag "sysctl $_s failed: $(cat /tmp/sysctl.err)"
 	done
 	_kp_sysctls=
+}
+
+# need_tool WHAT: end the script with one skip (WHAT, "tool not built")
+# when the kprofile tool is not in the image (run.sh without make tool).
+need_tool() {
+	have_tool && return 0
+	plan 1
+	skip "$1" "tool not built (make tool)"
+	exit 0
 }
