@@ -9,7 +9,8 @@
 #
 # Usage: testing/demo.sh [--pmu emulated|none]
 #   emulated (make demo's default): the machine with QEMU's emulated PMU
-#   (testing/qemu-pmu), where perf counts too (PERF_CMDS); none: no PMU
+#   (testing/qemu-pmu): ProfileTotalIssues beside ProfileTime, and perf
+#   counting the same program (PMU_CMDS); none: no PMU
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
@@ -30,8 +31,14 @@ DEMO_CMDS=(
 	"kprofile record -o /tmp/demo.data -- hotcold 1"
 	"kprofile report -i /tmp/demo.data -n 8"
 )
-# On the emulated-PMU machine, Debian's perf counting the same program.
-PERF_CMDS=(
+# On the emulated-PMU machine (kprofile info above shows the Emon or
+# Amd64 interface with its counters, held by the NMI watchdog at boot):
+# free them, record hotcold with a counter source beside the timer, and
+# let Debian's perf count the same program.
+PMU_CMDS=(
+	"sysctl kernel.nmi_watchdog=0"
+	"kprofile record -s ProfileTime,ProfileTotalIssues -o /tmp/demo-pmu.data -- hotcold 1"
+	"kprofile report -i /tmp/demo-pmu.data -n 8 --sort source,sym"
 	"perf stat -e instructions:u,cycles:u,branches:u -- hotcold 1"
 )
 
@@ -44,7 +51,7 @@ echo
 if command -v kprofile >/dev/null 2>&1 || [ -n "$(find "$KP_BUILD/tool" -maxdepth 3 -name kprofile -type f 2>/dev/null)" ]; then
 	for c in "${DEMO_CMDS[@]}"; do script+="run $c"$'\n'; done
 	if [ "$pmu" = emulated ]; then
-		for c in "${PERF_CMDS[@]}"; do script+="run $c"$'\n'; done
+		for c in "${PMU_CMDS[@]}"; do script+="run $c"$'\n'; done
 	fi
 else
 	kp_log "the tool is not built: showing the raw info ioctl instead"
