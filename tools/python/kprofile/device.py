@@ -8,6 +8,7 @@ where the module gave one, its reason.
 import ctypes
 import errno as _errno
 import fcntl
+import mmap
 import os
 from dataclasses import dataclass, field
 from typing import List, Optional
@@ -205,6 +206,22 @@ class ThreadEntry:
     context_switches: int
     cycle_time: int
     hw_counters: List[Optional[int]] = field(default_factory=list)
+
+
+def _bucket_buffer(nbuckets):
+    """A zeroed array of @nbuckets 32-bit counters in a mapping of its own.
+
+    Not a ctypes array: malloc puts large blocks in private anonymous
+    mappings that Linux merges with their neighbours, and freeing a
+    neighbour splits the merged mapping, which the kernel announces as a
+    clear of the 2 MiB around the split (vma_adjust_trans_huge()): the
+    module took that for the buffer going away and counted the profile's
+    later hits as unavailable (BUFFER_LOST; issue 23, as kprofile record
+    before e66aa16).  A shared anonymous mapping (mmap's default with no
+    file) merges with nothing; the array keeps it alive."""
+    mem = mmap.mmap(-1, max(nbuckets * 4, 1),
+                    flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)
+    return (ctypes.c_uint32 * nbuckets).from_buffer(mem)
 
 
 class _FdObject:
@@ -522,7 +539,7 @@ class Device:
         module fills.  Raises ValueError, before any allocation, for a
         profile of more than MAX_BUCKETS buckets (bucket_count())."""
         nbuckets = bucket_count(size, bucket_shift)
-        buckets = (ctypes.c_uint32 * nbuckets)()
+        buckets = _bucket_buffer(nbuckets)
         bitmap = _cpu_bitmap(cpus)
         cp = abi.kprofile_create_profile(
             target=target, pid=pid, base=base, size=size,
