@@ -214,6 +214,15 @@ TEST(RecordFilters, SourcesSideBySideWithCpi)
 	EXPECT_NE(text.find("6.000"), std::string::npos) << text;
 	EXPECT_EQ(text.find("  b  "), std::string::npos) << "-n 2 keeps two rows: " << text;
 
+	// A module's rows are [kernel] objects: the table names the module.
+	Row mod = row(0x13, "x", "mod_fn", 3);
+	mod.object = "[kernel]";
+	mod.object_path = "[kprofile]";
+	rep.rows.push_back(mod);
+	objs = side_by_side(rep, false);
+	ASSERT_EQ(objs.rows.size(), 3U);
+	EXPECT_EQ(objs.rows[2].object, "[kprofile]");
+
 	// Time first: the counters per second.
 	rep.sources.insert(rep.sources.begin(), {0, "ProfileTime", 10000, true, 0, 0, 0, true});
 	cols = ratio_columns(rep);

@@ -94,7 +94,9 @@ SideBySide side_by_side(const Report &report, bool symbols)
 			continue;
 		SideBySideRow &row = by[{r.object_path, symbols ? r.symbol : ""}];
 		if (row.hits.empty()) {
-			row.object = r.object;
+			// A module's rows are "[kernel]" objects: name the
+			// module ("[kprofile]"), as the summary's Path does.
+			row.object = r.object_path.starts_with('[') ? r.object_path : r.object;
 			row.object_path = r.object_path;
 			row.symbol = symbols ? r.symbol : "";
 			row.hits.assign(n, 0);
