@@ -103,7 +103,8 @@ layer_cost() {
 	debugvm-amd) t=240; kernel_cold 6.1-debug ;;
 	installvm) t=420 ;;
 	pmu-qemu) t=10; kernel_cold qemu ;;
-	pmu-intel-v1 | pmu-intel-ebx) t=90; kernel_cold qemu ;;
+	pmu-intel-v1) t=150; kernel_cold qemu ;;
+	pmu-intel-ebx) t=90; kernel_cold qemu ;;
 	pmu-*) t=240; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;

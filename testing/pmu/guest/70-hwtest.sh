@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 70-hwtest: make hwtest (testing/hwtest.sh, for real silicon) in the
-# emulated-PMU machine (issue 21, item 1), unchanged but for its knobs:
+# emulated-PMU machine (issue 21, item 1; lines intel, amd and intel-v1),
+# unchanged but for its knobs:
 # the test programs come built (KP_HWTEST_BIN: no gcc here), the loops
 # are short, and the tolerance is what the emulator makes exact.  Its TAP
 # is this script's: each hwtest test passes, fails, or skips with its
@@ -15,8 +16,9 @@
 #   amd-sources: the emulator counts cycles (0x76), instructions (0xc0)
 #     and branches (0xc2) only; every other supported Amd64 source would
 #     count 0 (a real event the emulator lacks), so it is named, not run.
-#   msr-after-rmmod: one vCPU here, so its CPU hotplug says it was
-#     skipped (KP_PMU_SMP=2 boots two).
+#   msr-after-rmmod: on the intel-v1 line (two vCPUs) it takes CPU 1
+#     offline and online while sampling; with one vCPU its hotplug says
+#     it was skipped.
 . "$KP_GUEST/lib.sh"
 . "$KP_GUEST/pmu-lib.sh"
 need_tool "make hwtest in the emulated-PMU machine"
