@@ -4,6 +4,7 @@
 // fork and exec, naming frames by the program that ran at each sample's
 // time, Children and Self, and call graphs.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <map>
 
@@ -186,6 +187,25 @@ TEST(RecordSamples, DamagedSectionsAreRefused)
 		  std::string::npos) << early.damage;
 	EXPECT_NE(early.damage.find(") and its samples (call stacks) are left out"),
 		  std::string::npos) << early.damage;
+	// A sample length that wraps the reader's arithmetic: corruption,
+	// never a read past the end.
+	const std::size_t hlen = static_cast<unsigned char>(good[16]) |
+				 static_cast<unsigned char>(good[17]) << 8;
+	nlohmann::json header = nlohmann::json::parse(good.substr(24, hlen));
+	header["samples"]["bytes"] = ~0ULL;
+	std::string text = header.dump();
+	while ((24 + text.size()) % 4)
+		text.push_back(' ');
+	std::string huge = good.substr(0, 16);
+	for (int i = 0; i < 8; i++)
+		huge.push_back(static_cast<char>((text.size() >> (8 * i)) & 0xff));
+	huge += text + good.substr(24 + hlen);
+	try {
+		parse(huge);
+		ADD_FAILURE() << "a sample section of 2^64-1 bytes was read";
+	} catch (const FormatError &e) {
+		EXPECT_NE(std::string(e.what()).find("corrupted"), std::string::npos) << e.what();
+	}
 	// A mapping of an object the file does not have.
 	ProfileData d = with_samples();
 	d.samples.maps[0].mappings[0].object = 7;

@@ -417,7 +417,7 @@ ProfileData parse(const std::string &bytes)
 			throw FormatError("record file is corrupted: its samples are said to start at "
 					  "byte " + std::to_string(off) + " of the data, not at " +
 					  std::to_string(end) + " where the bucket data ends");
-		if (end + sample_len <= data_len) {
+		if (end <= data_len && sample_len <= data_len - end) {
 			if (!crc_ok(sj, bytes.data() + data_start + off, sample_len))
 				throw FormatError("record file is corrupted: its samples (call stacks) "
 						  "do not match their checksum");
@@ -432,6 +432,10 @@ ProfileData parse(const std::string &bytes)
 						  "record file is corrupted: " + m.substr(13) : m);
 			}
 		}
+		// A length no file can have is damage, not a cut.
+		if (sample_len > (1ULL << 48))
+			throw FormatError("record file is corrupted: its samples are said to be " +
+					  std::to_string(sample_len) + " bytes long");
 		end += sample_len;
 	}
 	if (end > data_len) {
