@@ -37,7 +37,10 @@
 #   the two runs took samples, as many, at the same addresses with the
 #   same periods.
 # KP_QEMU_PMU=BINARY boots another build of the emulator (boot.sh);
-# KP_PMU_SMP=N boots the models with N vCPUs (default 1).  Logs:
+# KP_PMU_SMP=N boots the models with N vCPUs (default 1).
+# KP_PMU_KDIR=TREE boots that built kernel tree instead of Debian's (by
+# hand: the debug kernel, whose config lacks the MSR driver and the NMI
+# watchdog, so 40, 53 and hwtest's MSR checks cannot pass there).  Logs:
 # build/pmu/MODEL/ (console.log, output.log).  KP_PMU_TIMEOUT: seconds a
 # boot may take (default 900).
 set -euo pipefail
@@ -77,9 +80,17 @@ if [ $list = 1 ]; then
 fi
 
 out=$KP_BUILD/pmu
-mkdir -p "$out"
 rel=$(kp_debian_release)
 kdir=/usr/src/linux-headers-$rel
+vmlinuz=/boot/vmlinuz-$rel config=/boot/config-$rel mods=/lib/modules/$rel/kernel release=(--release "$rel")
+if [ -n "${KP_PMU_KDIR:-}" ]; then
+	# Another built kernel tree (by hand, e.g. the debug kernel of
+	# testing/kunit-kernel.sh debug): its bzImage, its modules.
+	kdir=$KP_PMU_KDIR out=$KP_BUILD/pmu-kdir
+	rel=$(cat "$kdir/include/config/kernel.release") || kp_die "KP_PMU_KDIR=$kdir is not a built tree"
+	vmlinuz=$kdir/arch/x86/boot/bzImage config=$kdir/.config mods=$kdir release=()
+fi
+mkdir -p "$out"
 kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$out/kbuild-$$.log" | tail -n1) ||
 	{ cat "$out/kbuild-$$.log" >&2; kp_die "building kprofile.ko for $rel failed"; }
 rm -f "$out/kbuild-$$.log"
@@ -126,7 +137,7 @@ image() {
 	cp "$out/bin/loop" "$extra/kp/bin/"
 	cp "$out/kmod-$rel/pmu_regs.ko" "$extra/kp/pmu/"
 	# /dev/cpu/N/msr for guest/53-kprofile-coexist.sh.
-	cp "/lib/modules/$rel/kernel/arch/x86/kernel/msr.ko" "$extra/kp/pmu/" 2>/dev/null || true
+	cp "$mods/arch/x86/kernel/msr.ko" "$extra/kp/pmu/" 2>/dev/null || true
 	# make hwtest as a tree of its own (guest/70-hwtest.sh).
 	mkdir -p "$extra/kp/hwtest/testing/lib"
 	cp -a "$out/bin/hwtest" "$extra/kp/hwtest/bin"
@@ -137,12 +148,12 @@ image() {
 		"$version" "$ebx" >"$extra/kp/pmu.conf"
 	[ -n "$tool" ] && t=(--tool "$tool")
 	"$KP_ROOT/testing/vm/image.sh" --out "$out/$name/initrd.gz" --kmod "$kmod" \
-		--release "$rel" --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
+		${release[@]+"${release[@]}"} --mode "$mode" --cpu "$cpu" --cmd "$cmd" --tests "$tests" \
 		--perf --guest "$KP_ROOT/testing/pmu/guest" --extra "$extra" ${t[@]+"${t[@]}"}
 }
 # boot NAME SMP [boot.sh args]: boot $out/NAME/initrd.gz.
 boot() {
-	local b=(--kernel "/boot/vmlinuz-$rel" --initrd "$out/$1/initrd.gz" --logs "$out/$1"
+	local b=(--kernel "$vmlinuz" --initrd "$out/$1/initrd.gz" --logs "$out/$1"
 		--cpu "$cpu" --smp "$2" --pmu emulated --timeout "${KP_PMU_TIMEOUT:-900}")
 	shift 2
 	[ -n "$props" ] && b+=(--cpu-props "$props")
@@ -162,8 +173,8 @@ if [ $det = 0 ]; then
 		# Under icount the delay loop's calibration on the second CPU
 		# does not end: give it, one loop a TSC cycle (1 GHz under
 		# shift=0) a jiffy.
-		hz=$(sed -n 's/^CONFIG_HZ=//p' "/boot/config-$rel")
-		[ -n "$hz" ] || kp_die "no CONFIG_HZ in /boot/config-$rel"
+		hz=$(sed -n 's/^CONFIG_HZ=//p' "$config")
+		[ -n "$hz" ] || kp_die "no CONFIG_HZ in $config"
 		more=(--append "lpj=$((1000000000 / hz))")
 	fi
 	rc=0
