@@ -120,10 +120,20 @@ done
 if [ -d /usr/lib/ccache ]; then
 	export PATH=/usr/lib/ccache:$PATH CCACHE_DIR=${CCACHE_DIR:-$cache/ccache}
 fi
+# Only the devices the machines of testing/vm/boot.sh use: the i440FX PC
+# (-M pc, the default; it selects its chipset, IDE, floppy, RTC, PIT,
+# keyboard, the serial ports and ACPI), the parallel port and the VGA that
+# -nographic still creates, and virtio-9p-pci (-virtfs, --share): 940
+# compiles instead of 1,153.  No debug info (-g): the compiles are faster
+# and nothing reads it.  Both make the cold build cheaper in CPU time,
+# which make check's cold run pays (testing/README.md).
+printf '%s\n' CONFIG_I440FX=y CONFIG_PARALLEL=y CONFIG_VGA_PCI=y CONFIG_VIRTIO_PCI=y \
+	CONFIG_VIRTIO_9P=y >"$work/qemu/configs/devices/x86_64-softmmu/kprofile.mak"
 kp_log "configuring (about 40 s)"
 mkdir -p "$work/qemu/build"
 (cd "$work/qemu/build" && ../configure --target-list=x86_64-softmmu \
 	--without-default-features --enable-tcg --enable-virtfs --enable-attr --enable-cap-ng \
+	--without-default-devices --with-devices-x86_64=kprofile --disable-debug-info \
 	--disable-docs --disable-tools --disable-guest-agent --meson=/usr/bin/meson \
 	--firmwarepath=/usr/share/qemu:/usr/share/seabios:/usr/lib/ipxe/qemu) >>"$log" 2>&1 ||
 	fail "configure failed"
