@@ -36,6 +36,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/proc_read.cpp
 	${KP_RECORD_DIR}/symbol_table.cpp
 	${KP_RECORD_DIR}/symbolize.cpp
+	${KP_RECORD_DIR}/dwarf_unwind.cpp
 	${KP_RECORD_DIR}/resolver.cpp
 	${KP_RECORD_DIR}/report_model.cpp
 	${KP_RECORD_DIR}/report_render.cpp
@@ -95,16 +96,40 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_memlock.cpp
 		${KP_FIX}/../test_record_follow_pacer.cpp
 		${KP_FIX}/../test_record_stream.cpp
-		${KP_FIX}/../test_record_samples.cpp)
-	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g)
+		${KP_FIX}/../test_record_samples.cpp
+		${KP_FIX}/../test_record_unwind.cpp)
+	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g
+		kp_unwind_target kp_unwind_target_df_split)
 	target_compile_definitions(test_record PRIVATE
 		KP_FIXTURE_SO="$<TARGET_FILE:kp_record_fixture>"
 		KP_FIXTURE_SO_G="$<TARGET_FILE:kp_record_fixture_g>"
 		KP_FIXTURE_STRIPPED="${CMAKE_CURRENT_BINARY_DIR}/libkp_record_fixture_stripped.so"
 		KP_FIXTURE_V1="${KP_FIX}/record-v1.kprofile.data"
-		KP_FIXTURE_V2="${KP_FIX}/record-v2.kprofile.data")
+		KP_FIXTURE_V2="${KP_FIX}/record-v2.kprofile.data"
+		KP_UNWIND_TARGET="$<TARGET_FILE:kp_unwind_target>"
+		KP_UNWIND_TARGET_DF="${CMAKE_CURRENT_BINARY_DIR}/kp_unwind_target_df_stripped"
+		KP_UNWIND_DEBUG_DIR="${CMAKE_CURRENT_BINARY_DIR}/unwind-debug")
+	target_include_directories(test_record PRIVATE ${KP_FIX}/..)
 	target_link_libraries(test_record PRIVATE kprofile_record GTest::gtest_main ${CMAKE_DL_LIBS})
 	gtest_discover_tests(test_record DISCOVERY_MODE PRE_TEST)
+
+	# record --call-graph dwarf's unwinder: a program without frame
+	# pointers that samples itself (unwind_capture.h); once with
+	# .eh_frame, once with only .debug_frame, whose DWARF goes to a
+	# build-id tree and out of the copy that runs.
+	add_executable(kp_unwind_target ${KP_FIX}/unwind_target.c)
+	set_target_properties(kp_unwind_target PROPERTIES
+		COMPILE_OPTIONS "-O2;-fomit-frame-pointer;-g")
+	add_executable(kp_unwind_target_df ${KP_FIX}/unwind_target.c)
+	set_target_properties(kp_unwind_target_df PROPERTIES
+		COMPILE_OPTIONS "-O2;-fomit-frame-pointer;-fno-asynchronous-unwind-tables;-fno-unwind-tables;-g")
+	add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/kp_unwind_target_df_stripped
+		COMMAND sh ${KP_FIX}/split_debug.sh $<TARGET_FILE:kp_unwind_target_df>
+			${CMAKE_CURRENT_BINARY_DIR}/kp_unwind_target_df_stripped
+			${CMAKE_CURRENT_BINARY_DIR}/unwind-debug
+		DEPENDS kp_unwind_target_df ${KP_FIX}/split_debug.sh)
+	add_custom_target(kp_unwind_target_df_split ALL
+		DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/kp_unwind_target_df_stripped)
 endif()
 
 # The fixture library with DWARF (report --srcline), and a writer of record
