@@ -17,6 +17,7 @@
 #include "fixtures/unwind_capture.h"
 #include "record/dwarf_unwind.h"
 #include "record/maps.h"
+#include "record/symbolize.h"
 
 using namespace kprofile::record;
 
@@ -198,6 +199,10 @@ TEST_F(RecordUnwind, ShortStackCopyGivesAPrefixMarkedTruncated)
 			EXPECT_TRUE(std::equal(r.frames.begin(), r.frames.end(), full.frames.begin()))
 				<< "copy of " << len << ": " << show(names(space, r), r)
 				<< " vs " << show(names(space, full), full);
+			// leaf() pushes nothing: its return address is at sp,
+			// so 8 bytes already name its caller.
+			if (len >= 8 && space.symbol(full.frames[0], false) == "leaf")
+				EXPECT_GE(r.frames.size(), 2U) << "copy of " << len;
 			if (r.frames.size() < full.frames.size()) {
 				shorter++;
 				EXPECT_TRUE(r.truncated());
@@ -292,4 +297,40 @@ TEST_F(RecordUnwind, IpAndSpAloneUnwindALeaf)
 		}
 	}
 	EXPECT_GT(leaf, 0);
+}
+
+// A sample in a PLT stub: its CFA rule is an expression of rip (DW_OP_breg16,
+// `rsp + 8 + ((rip & 15) >= 11) * 8`), so rip must be a register libdwfl
+// can read, not only the pc.  The leaf's samples, moved into the stub of
+// clock_gettime (as if the leaf's caller had called it), unwind through it.
+TEST_F(RecordUnwind, PltStubUnwindsThroughItsCfaExpression)
+{
+	auto elf = ElfObject::load(KP_UNWIND_TARGET);
+	ASSERT_TRUE(elf);
+	const Symbol *plt = elf->symbols().named("clock_gettime@plt");
+	ASSERT_NE(plt, nullptr);
+	const UnwindMapping *exe = nullptr;
+	for (const auto &m : eh_->maps)
+		if (m.path == KP_UNWIND_TARGET && !exe)
+			exe = &m;
+	ASSERT_NE(exe, nullptr);
+	auto vaddr = elf->offset_to_vaddr(exe->offset);
+	ASSERT_TRUE(vaddr);
+	const std::uint64_t stub = exe->start - *vaddr + plt->start;
+	UnwindSpace space(eh_->maps, with_vdso(*eh_));
+	int checked = 0;
+	for (const auto &s : eh_->samples) {
+		const auto full = space.unwind(regs_of(s), stack_of(s), 127);
+		if (space.symbol(full.frames[0], false) != "leaf")
+			continue;
+		UserRegs r = regs_of(s);
+		r.set(kDwarfRip, stub);
+		const auto moved = space.unwind(r, stack_of(s), 127);
+		ASSERT_EQ(moved.frames.size(), full.frames.size()) << show(names(space, moved), moved);
+		EXPECT_EQ(moved.frames[0], stub);
+		EXPECT_TRUE(std::equal(full.frames.begin() + 1, full.frames.end(), moved.frames.begin() + 1));
+		EXPECT_EQ(moved.stop, UnwindStop::End);
+		checked++;
+	}
+	EXPECT_GT(checked, 0);
 }

@@ -129,7 +129,9 @@ struct UnwindCallbacks {
 	static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 	{
 		const UserRegs &r = *static_cast<UnwindSpace *>(arg)->regs_;
-		for (unsigned i = 0; i < kDwarfRip; i++) {
+		// rip is DWARF register 16 too: PLT stubs' CFA expressions
+		// read it (DW_OP_breg16).
+		for (unsigned i = 0; i < kDwarfRegs; i++) {
 			if (!r.has(i))
 				continue;
 			Dwarf_Word v = r.value[i];
@@ -278,6 +280,12 @@ int UnwindSpace::on_frame(Dwfl_Frame *state)
 {
 	Session &s = *session_;
 	UnwindResult &res = *result_;
+	// The reads that produced this frame.  dwfl_frame_pc() unwinds the
+	// next frame ahead (to tell whether it is a signal frame): its
+	// reads are the next frame's.
+	const bool read_failed = read_failed_, beyond_copy = beyond_copy_;
+	read_failed_ = false;
+	beyond_copy_ = false;
 	Dwarf_Addr pc = 0;
 	bool activation = false;
 	if (!dwfl_frame_pc(state, &pc, &activation)) {
@@ -291,12 +299,12 @@ int UnwindSpace::on_frame(Dwfl_Frame *state)
 		// A caller libdwfl produced from a failed read (its
 		// frame-pointer guess after the tables failed), or whose sp
 		// is not what the callee's CFA rule said: not a frame.
-		const bool guessed = read_failed_ || !have_sp ||
+		const bool guessed = read_failed || !have_sp ||
 				     (s.expect_sp && sp != *s.expect_sp) ||
 				     (s.last_sp && sp <= *s.last_sp);
 		if (guessed) {
-			res.stop = beyond_copy_ ? UnwindStop::StackCopy : UnwindStop::Error;
-			if (!beyond_copy_)
+			res.stop = beyond_copy ? UnwindStop::StackCopy : UnwindStop::Error;
+			if (!beyond_copy)
 				res.error = "the unwind tables did not give the caller";
 			return DWARF_CB_ABORT;
 		}
@@ -324,8 +332,6 @@ int UnwindSpace::on_frame(Dwfl_Frame *state)
 	Dwarf_Word base = 0;
 	if (rule.kind == CfaRule::RegOffset && dwfl_frame_reg(state, rule.reg, &base) == 0)
 		s.expect_sp = base + static_cast<std::uint64_t>(rule.offset);
-	read_failed_ = false;
-	beyond_copy_ = false;
 	return DWARF_CB_OK;
 }
 
