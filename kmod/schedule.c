@@ -87,6 +87,9 @@ static void kp_sched_counters_text(u64 mask, char *buf, size_t len)
  * (kp_source_counters(): AMD family 15h constrains many events to
  * PERF_CTL[2:0]); the set fits when each new source gets a distinct free
  * counter it may use, found by matching, not first come first served.
+ * Counters perf refused at kprofile's last attempt are used last and do
+ * not make the set not fit: whether perf still holds them only arming
+ * can tell without disturbing perf.
  *
  * Return: 0 (the answer is in @s, including "does not fit" and its
  * reason), or -EINVAL for too many or unknown sources.
@@ -94,7 +97,7 @@ static void kp_sched_counters_text(u64 mask, char *buf, size_t len)
 int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s)
 {
 	u32 n = pmu->ops ? pmu->desc->num_counters : 0;
-	u64 allowed[KPROFILE_MAX_COUNTERS], free = 0, busy = 0;
+	u64 allowed[KPROFILE_MAX_COUNTERS], free = 0, busy = 0, ours = 0;
 	int place[KPROFILE_MAX_COUNTERS], dup[KPROFILE_MAX_COUNTERS];
 	unsigned int need[KPROFILE_MAX_COUNTERS], nneed = 0;
 	char why[KPROFILE_REASON_LEN], ctrs[48];
@@ -119,6 +122,8 @@ int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s)
 			free |= BIT_ULL(i);
 		else
 			busy |= BIT_ULL(i);
+		if (pmu->counters[i].kind != KP_HOLDER_FREE)
+			ours |= BIT_ULL(i);
 	}
 	s->busy_mask = busy;
 	for (j = 0; j < s->nr_sources; j++) {
@@ -150,7 +155,14 @@ int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s)
 		place[nneed] = -1;
 		need[nneed++] = j;
 	}
-	if (nneed && !kp_sched_match(allowed, nneed, ~free, place)) {
+	/*
+	 * A counter perf refused at kprofile's last attempt is placed last,
+	 * not counted as taken: perf may have let go since (the NMI watchdog
+	 * turned off, a perf session ended) without telling kprofile, and
+	 * only a real attempt (arming) can tell without disturbing perf.
+	 */
+	if (nneed && !kp_sched_match(allowed, nneed, ~free, place) &&
+	    !kp_sched_match(allowed, nneed, ours, place)) {
 		u64 all = kp_pmu_usable_counters(pmu);
 
 		for (i = 0; i < nneed && fits; i++) {

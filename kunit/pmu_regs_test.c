@@ -62,6 +62,47 @@ static void kp_regs_no_arbiter_probe(struct kunit *test)
 	kp_pmu_disarm(&fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
 }
 
+/*
+ * A counter perf refused once is not perf's for ever: when perf lets go
+ * (the NMI watchdog turned off) without telling kprofile, a set of
+ * sources needing those counters still fits (KPROFILE_IOC_SCHEDULE, which
+ * record asks first), and arming them takes them.  Failed before: the
+ * refusal remembered from the watchdog's time made "kprofile record -s
+ * instructions,branches" say the sources do not fit, 3 of 4 counters held
+ * by perf, after sysctl kernel.nmi_watchdog=0.
+ */
+static void kp_regs_perf_let_go(struct kunit *test)
+{
+	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
+	struct kprofile_schedule s = {};
+	char reason[KPROFILE_REASON_LEN];
+
+	kp_pmu_fix_arm_ok(test, fix, MISPRED);
+	fix->perf = 0xe;
+	KUNIT_EXPECT_EQ(test, kp_pmu_arm(&fix->pmu, ISSUES,
+					 KPROFILE_MODE_TABLE, NULL, reason,
+					 sizeof(reason)), -EBUSY);
+	fix->perf = 0;
+
+	s.nr_sources = 3;
+	s.sources[0] = ISSUES;
+	s.sources[1] = BRANCHES;
+	s.sources[2] = MISPRED;
+	KUNIT_ASSERT_EQ(test, kp_pmu_schedule(&fix->pmu, &s), 0);
+	KUNIT_EXPECT_TRUE_MSG(test, s.flags & KPROFILE_SCHED_FITS, "%s",
+			      s.reason);
+	KUNIT_EXPECT_EQ(test, s.counters[2], 0U);
+	KUNIT_EXPECT_NE(test, s.counters[0], KPROFILE_NO_COUNTER);
+	KUNIT_EXPECT_NE(test, s.counters[1], KPROFILE_NO_COUNTER);
+	KUNIT_EXPECT_NE(test, s.counters[0], s.counters[1]);
+
+	kp_pmu_fix_arm_ok(test, fix, ISSUES);
+	kp_pmu_fix_arm_ok(test, fix, BRANCHES);
+	kp_pmu_disarm(&fix->pmu, BRANCHES, KPROFILE_MODE_TABLE);
+	kp_pmu_disarm(&fix->pmu, ISSUES, KPROFILE_MODE_TABLE);
+	kp_pmu_disarm(&fix->pmu, MISPRED, KPROFILE_MODE_TABLE);
+}
+
 static bool irqs_off_writes(struct kp_fake *fake, u32 msr, unsigned int *n)
 {
 	unsigned int i, len = kp_fake_log_len(fake);
@@ -211,6 +252,7 @@ static void kp_regs_no_full_width(struct kunit *test)
 
 static struct kunit_case kp_pmu_regs_cases[] = {
 	KUNIT_CASE(kp_regs_no_arbiter_probe),
+	KUNIT_CASE(kp_regs_perf_let_go),
 	KUNIT_CASE(kp_regs_global_rmw_irqs_off),
 	KUNIT_CASE(kp_regs_shutdown),
 	KUNIT_CASE(kp_regs_full_width),

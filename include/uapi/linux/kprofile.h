@@ -270,7 +270,11 @@ enum kprofile_mode {
  * among those its event may use: any general-purpose counter, except on
  * AMD family 15h, where many events may use only counters 0-2
  * (kprofile_amd_families.h); placement is a matching, so @counters may
- * differ from arming the sources one by one.  When the set does not fit,
+ * differ from arming the sources one by one.  A counter perf refused at
+ * kprofile's last attempt to take it (in @busy_mask and @reason as
+ * perf's) is placed last but does not make the set not fit: perf may
+ * have let go since, and only arming asks Linux (and says EBUSY, with the
+ * reason, if perf still holds it).  When the set does not fit,
  * @counters is KPROFILE_NO_COUNTER for the sources not armed yet.
  * Unknown sources: EINVAL.
  */
