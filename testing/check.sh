@@ -27,7 +27,9 @@
 #           pmu-amd-core (+perfctr-core), pmu-intel-v1 and pmu-intel-ebx
 #           (perfmon version 1, another CPUID.0AH:EBX: short boots, the
 #           detection checks), pmu-determinism (two one-vCPU boots sample
-#           alike); in the second lane, after installvm
+#           alike), pmu-intel-7.2 (Debian's 7.2 on the Intel model: boot,
+#           a recording, detection, the kernel log); in the second lane,
+#           after installvm
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
@@ -105,6 +107,7 @@ layer_cost() {
 	pmu-qemu) t=10; kernel_cold qemu ;;
 	pmu-intel-v1) t=150; kernel_cold qemu ;;
 	pmu-intel-ebx) t=90; kernel_cold qemu ;;
+	pmu-intel-7.2) t=150; kernel_cold qemu ;;
 	pmu-*) t=240; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;
@@ -400,6 +403,12 @@ pmu_layer() {
 	done
 	KP_VM_EXPECT=determinism run_counted pmu-determinism vm_tap pmu-determinism \
 		"$KP_ROOT/testing/pmu/run.sh" --determinism
+	# The newest kernel of the matrix on the Intel model, a short line
+	# (its root and kprofile.ko are matrix-7.2-build's, cached).
+	if kp_kernel_selected 7.2; then
+		KP_VM_EXPECT=$("$KP_ROOT/testing/pmu/run.sh" --scripts intel --kernel 7.2) \
+			run_counted pmu-intel-7.2 vm_tap pmu-intel-7.2 "$KP_ROOT/testing/pmu/run.sh" intel --kernel 7.2
+	fi
 }
 if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && { have kunit || have debugvm || have installvm || have pmu; }; then
 	echo "-- (lane 2, installvm, the debug KUnit run, the debug kernel and the pmu layers, runs beside these; its lines follow)"

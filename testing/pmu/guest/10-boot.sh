@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # 10-boot: Linux's perf driver accepts the emulated PMU: the boot log
 # names the vendor's driver with the counters QEMU advertises, and shows
-# none of the messages of a PMU perf rejects or mishandles.
+# none of the messages of a PMU perf rejects or mishandles.  (6.1 says
+# "generic registers" and "fixed-purpose events"; 6.12 on, "generic
+# counters" and "fixed-purpose counters".)
 . "$KP_GUEST/lib.sh"
 . "$KP_GUEST/pmu-lib.sh"
 plan 10
@@ -37,13 +39,13 @@ intel)
 	drv=Intel
 	[ "$KP_PMU_VERSION" = 1 ] && drv=core
 	has "Performance Events: .*$drv PMU driver" "perf chose the $drv PMU driver"
-	has "\.\.\. generic registers: +$KP_PMU_GP\$" "it found $KP_PMU_GP general-purpose counters"
+	has "\.\.\. generic (registers|counters): +$KP_PMU_GP\$" "it found $KP_PMU_GP general-purpose counters"
 	has "\.\.\. bit width: +$KP_PMU_WIDTH\$" "of $KP_PMU_WIDTH bits"
-	has "\.\.\. fixed-purpose events: +$KP_PMU_FIXED\$" "and $KP_PMU_FIXED fixed counters"
+	has "\.\.\. fixed-purpose (events|counters): +$KP_PMU_FIXED\$" "and $KP_PMU_FIXED fixed counters"
 	;;
 amd | amd-core)
 	has 'Performance Events: .*AMD PMU driver' "perf chose the AMD PMU driver"
-	has "\.\.\. generic registers: +$KP_PMU_GP\$" "it found $KP_PMU_GP counters"
+	has "\.\.\. generic (registers|counters): +$KP_PMU_GP\$" "it found $KP_PMU_GP counters"
 	has "\.\.\. bit width: +$KP_PMU_WIDTH\$" "of $KP_PMU_WIDTH bits"
 	if [ "$KP_PMU_MODEL" = amd-core ]; then
 		like "$banner" 'core perfctr' "with +perfctr-core, the core counters (PerfCtrExtCore)"
