@@ -27,9 +27,11 @@
 #           pmu-amd-core (+perfctr-core), pmu-intel-v1 and pmu-intel-ebx
 #           (perfmon version 1, another CPUID.0AH:EBX: short boots, the
 #           detection checks), pmu-determinism (two one-vCPU boots sample
-#           alike), pmu-intel-7.2 (Debian's 7.2 on the Intel model: boot,
-#           a recording, detection, the kernel log); in the second lane,
-#           after installvm
+#           alike), debugvm-pmu-intel (the debug kernel on the Intel
+#           model: sampling, perf beside it, the fuzzer, kmemleak, under
+#           the checkers; with the debugvm layer), pmu-intel-7.2 (Debian's
+#           7.2 on the Intel model: boot, a recording, detection, the
+#           kernel log); in the second lane, after installvm
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
@@ -108,6 +110,7 @@ layer_cost() {
 	pmu-intel-v1) t=150; kernel_cold qemu ;;
 	pmu-intel-ebx) t=90; kernel_cold qemu ;;
 	pmu-intel-7.2) t=150; kernel_cold qemu ;;
+	debugvm-pmu-intel) t=330; kernel_cold qemu; kernel_cold 6.1-debug ;;
 	pmu-*) t=240; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;
@@ -387,13 +390,14 @@ pmu_layer() {
 	if [ -z "${KP_QEMU_PMU:-}" ]; then
 		run_one pmu-qemu "$KP_ROOT/testing/qemu-pmu/build.sh"
 		if grep -q '^pmu-qemu 0 0 1$' "$logs/counts"; then
-			for m in intel amd amd-core intel-v1 intel-ebx determinism; do
-				echo "-- pmu-$m: skipped: no emulator (pmu-qemu was skipped)"
-				record "pmu-$m" 0 0 1
+			for m in pmu-intel pmu-amd pmu-amd-core pmu-intel-v1 pmu-intel-ebx \
+				pmu-determinism debugvm-pmu-intel pmu-intel-7.2; do
+				echo "-- $m: skipped: no emulator (pmu-qemu was skipped)"
+				record "$m" 0 0 1
 			done
 			return 0
 		elif ! grep -q '^pmu-qemu 1 ' "$logs/counts"; then
-			echo "-- pmu-intel, pmu-amd, pmu-amd-core, pmu-intel-v1, pmu-intel-ebx, pmu-determinism: not run (no emulator: pmu-qemu)"
+			echo "-- pmu-intel, pmu-amd, pmu-amd-core, pmu-intel-v1, pmu-intel-ebx, pmu-determinism, debugvm-pmu-intel, pmu-intel-7.2: not run (no emulator: pmu-qemu)"
 			return 0
 		fi
 	fi
@@ -403,6 +407,13 @@ pmu_layer() {
 	done
 	KP_VM_EXPECT=determinism run_counted pmu-determinism vm_tap pmu-determinism \
 		"$KP_ROOT/testing/pmu/run.sh" --determinism
+	# The debug kernel on the PMU machine: its checkers see real PMIs
+	# (kprofile's sampling, perf's beside it) and the fuzzer's counter
+	# sources count.
+	if have debugvm; then
+		run_counted debugvm-pmu-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel --pmu \
+			--steps "pmu fuzz leak"
+	fi
 	# The newest kernel of the matrix on the Intel model, a short line
 	# (its root and kprofile.ko are matrix-7.2-build's, cached).
 	if kp_kernel_selected 7.2; then

@@ -11,6 +11,11 @@
 #   stress    8 threads churning profiles for CHURN_SECONDS while CPU 1
 #             goes offline and online in a loop
 #   modcycle  MOD_CYCLES insmod/rmmod cycles with every kind of object live
+#   pmu       on the emulated-PMU machine (run.sh --pmu): counter
+#             sources sampling through the PMI with user and kernel call
+#             stacks, then beside perf (EBUSY while kprofile holds a
+#             counter; perf's own PMIs while kprofile's sources run): every
+#             PMI kprofile takes is a hit or a counted loss
 #   leak      kmemleak scan, rmmod kprofile, second scan
 # and prints, after the suite's stream, a second TAP stream between the
 # lines KP-DEBUGVM-BEGIN and KP-DEBUGVM-END: one result per check.
@@ -41,6 +46,7 @@ for s in $DEBUGVM_STEPS; do
 	stress) planned=$((planned + 3)) ;;
 	modcycle) planned=$((planned + 1)) ;;
 	leak) planned=$((planned + 3)) ;;
+	pmu) planned=$((planned + 5)) ;;
 	esac
 done
 
@@ -53,6 +59,65 @@ grep -q '^kprofile ' /proc/modules || insmod "$KP_MODULE"
 echo "KP-DEBUGVM-BEGIN"
 echo "TAP version 14"
 echo "1..$planned"
+
+if has pmu; then
+	unknown=$(dmesg | grep -c 'NMI received for unknown reason')
+	kprofile record -s ProfileTotalIssues -i 100003 -o $out/p.data -- /kp/bin/loop 20000000 \
+		>$out/p.out 2>&1
+	prc=$?
+	hits=$(sed -n 's/.*record: \([0-9]*\) hits.*/\1/p' $out/p.out | head -n1)
+	# loop N retires 4N instructions (testing/pmu/progs/loop.S).
+	if [ $prc = 0 ] && [ "${hits:-0}" -ge 700 ]; then
+		ok "pmu: record -s ProfileTotalIssues -i 100003 -- loop 20000000: $hits hits (user and kernel; 80,000,000 user instructions / 100003 = 800)"
+	else
+		not_ok "pmu: record -s ProfileTotalIssues -- loop (exit $prc, ${hits:-no} hits, want about 800)" \
+			"$(cat $out/p.out)"
+	fi
+	kprofile record -g -s ProfileTotalIssues -i 50021 -o $out/g.data -- /kp/bin/loop 10000000 \
+		>$out/g.out 2>&1
+	prc=$?
+	kprofile report -i $out/g.data --format folded >$out/g.txt 2>&1
+	if [ $prc = 0 ] && grep -q 'loop [0-9]' $out/g.txt; then
+		ok "pmu: record -g -s ProfileTotalIssues: call stacks taken in the PMI, loop() in the report"
+	else
+		not_ok "pmu: record -g -s ProfileTotalIssues (exit $prc)" "$(cat $out/g.out; head -n 20 $out/g.txt)"
+	fi
+	# kprofile holds a counter system-wide; perf is refused it.
+	kprofile record -a -s ProfileTotalIssues -i 1000003 --duration 3 -o $out/bg.data \
+		>$out/bg.out 2>&1 &
+	bg=$!
+	sleep 1
+	perf stat -e instructions -- /kp/bin/loop 1000 >$out/ps.out 2>&1
+	wait $bg
+	brc=$?
+	if [ $brc = 0 ] && grep -q 'Device or resource busy' $out/ps.out; then
+		ok "pmu: perf stat -e instructions fails with EBUSY while kprofile records -a"
+	else
+		not_ok "pmu: perf refused while kprofile records -a (record exit $brc)" \
+			"$(cat $out/bg.out $out/ps.out)"
+	fi
+	# perf's own PMIs, with kprofile loaded and a timer profile running:
+	# kprofile's handler must leave them to perf.
+	kprofile record -s ProfileTime -i 1000 -o $out/t.data -- /kp/bin/loop 5000000 \
+		>$out/t.out 2>&1 &
+	tp=$!
+	perf record -e instructions:u -c 100003 -o $out/perf.data -- /kp/bin/loop 20000000 \
+		>$out/pr.out 2>&1
+	rrc=$?
+	wait $tp
+	ns=$(perf report -i $out/perf.data --stdio 2>/dev/null | sed -n 's/^# Samples: \([0-9]*\).*/\1/p' | head -n1)
+	if [ $rrc = 0 ] && [ "${ns:-0}" -ge 700 ]; then
+		ok "pmu: perf record -e instructions:u -c 100003 -- loop 20000000 beside kprofile: $ns samples (80,000,000 / 100003 = 800): perf's PMIs are perf's"
+	else
+		not_ok "pmu: perf record beside kprofile (exit $rrc, ${ns:-no} samples, want about 800)" "$(cat $out/pr.out)"
+	fi
+	u=$(dmesg | grep -c 'NMI received for unknown reason')
+	if [ "$u" = "$unknown" ]; then
+		ok "pmu: no NMI of unknown reason through all of the above"
+	else
+		not_ok "pmu: $((u - unknown)) NMIs of unknown reason" "$(dmesg | grep -B2 -A4 'unknown reason' | tail -n 20)"
+	fi
+fi
 
 if has fuzz; then
 	t0=$(date +%s)

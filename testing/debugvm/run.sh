@@ -9,13 +9,18 @@
 #
 # Usage: testing/debugvm/run.sh [--cpu intel|amd] [--steps "STEP..."]
 #            [--tests "NN-name ..."] [--seed S] [--fuzz SECONDS]
-#            [--timeout S] [--debian]
+#            [--timeout S] [--debian] [--pmu]
 #   --steps   what to run (default: suite fuzz stress modcycle leak; see
 #             guest.sh): the layer runs everything on Intel, and the
 #             guest tests and the kmemleak checks on AMD
 #   --fuzz T  make fuzz: fuzz for T seconds from --seed, then kmemleak
 #   --debian  Debian's own kernel instead (fast, for developing the fuzzer;
 #             no debug checkers)
+#   --pmu     on the emulated-PMU machine (testing/qemu-pmu, one vCPU,
+#             -icount): the fuzzer's counter sources really count and
+#             interrupt, the checkers see real PMIs (guest.sh's pmu step:
+#             counter sources sampling beside perf while the fuzzer runs);
+#             logs in build/debugvm-pmu-<cpu>/
 # Fails on any failed check, a kernel report on the console (BUG, WARNING,
 # KASAN, UBSAN, lockdep, RCU, ODEBUG, kmemleak: KP_BAD_CONSOLE), a hang or
 # a missing result.  Prints tap.py's lines, the last one
@@ -24,7 +29,7 @@ set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 cpu=intel steps="suite fuzz stress modcycle leak" tests= seed=20261123
-fuzz_seconds=0 timeout=${KP_DEBUGVM_TIMEOUT:-2400} debian=0
+fuzz_seconds=0 timeout=${KP_DEBUGVM_TIMEOUT:-2400} debian=0 pmu=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpu) cpu=$2; shift ;;
@@ -34,15 +39,18 @@ while [ $# -gt 0 ]; do
 	--fuzz) fuzz_seconds=$2; steps="fuzzlong leak"; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--debian) debian=1 ;;
+	--pmu) pmu=1 ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
 done
 [ "$fuzz_seconds" = 0 ] || timeout=$((fuzz_seconds + 900))
 
-logs=$KP_BUILD/debugvm-$cpu
+name=debugvm-$cpu
+[ $pmu = 0 ] || name=debugvm-pmu-$cpu
+logs=$KP_BUILD/$name
 mkdir -p "$logs"
-fail() { echo "FAIL: debugvm-$cpu: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
+fail() { echo "FAIL: $name: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
 
 if [ $debian = 1 ]; then
 	rel=$(kp_debian_release) || fail "no Debian kernel"
@@ -80,6 +88,14 @@ cp "$KP_ROOT/testing/debugvm/guest.sh" "$extra/kp/debugvm/"
 img=(--out "$logs/initrd.gz" --kmod "$kmod" --mode debugvm --cpu "$cpu"
 	--tests "$tests" --extra "$extra")
 [ -n "$tool" ] && img+=(--tool "$tool")
+pmuargs=()
+if [ $pmu = 1 ]; then
+	# perf beside kprofile, and the sampled workload.
+	img+=(--perf)
+	gcc -nostdlib -static -no-pie -o "$extra/kp/bin/loop" "$KP_ROOT/testing/pmu/progs/loop.S" ||
+		fail "building testing/pmu/progs/loop.S failed"
+	pmuargs=(--pmu emulated)
+fi
 "$KP_ROOT/testing/vm/image.sh" "${img[@]}"
 
 start=$(date +%s)
@@ -87,9 +103,9 @@ rc=0
 # An RCU stall is reported after 120 s, not 21: on a loaded CI host a TCG
 # vCPU can be descheduled for longer than the default without any bug.
 "$KP_ROOT/testing/vm/boot.sh" --kernel "$bzimage" --initrd "$logs/initrd.gz" \
-	--logs "$logs" --cpu "$cpu" --timeout "$timeout" \
+	--logs "$logs" --cpu "$cpu" --timeout "$timeout" ${pmuargs[@]+"${pmuargs[@]}"} \
 	--append "rcupdate.rcu_cpu_stall_timeout=120" 2>"$logs/boot.err" || rc=$?
-echo "# debugvm-$cpu: guest ran $(($(date +%s) - start)) s"
+echo "# $name: guest ran $(($(date +%s) - start)) s"
 
 # Two streams: the guest tests', then the layer's own checks.
 sed '/^KP-DEBUGVM-BEGIN$/,$d' "$logs/output.log" >"$logs/suite.tap"
@@ -102,7 +118,7 @@ add() {
 	local line
 	line=$(grep -E '^passed=[0-9]+ failed=[0-9]+ skipped=[0-9]+$' "$1" | tail -n1)
 	grep -v '^passed=' "$1" || true
-	[ -n "$line" ] || { echo "FAIL: debugvm-$cpu: no result from $1"; f=$((f + 1)); return; }
+	[ -n "$line" ] || { echo "FAIL: $name: no result from $1"; f=$((f + 1)); return; }
 	eval "${line// /;}"
 	p=$((p + passed)) f=$((f + failed)) s=$((s + skipped))
 }
@@ -115,17 +131,17 @@ case " $steps " in
 			expect+=(--expect "$n")
 		fi
 	done
-	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "debugvm-$cpu" --require-top-plan \
+	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
 		"${expect[@]}" "$logs/suite.tap" >"$logs/suite.parsed" || true
 	add "$logs/suite.parsed"
 	;;
 esac
-python3 "$KP_ROOT/testing/lib/tap.py" -q --name "debugvm-$cpu" --require-top-plan \
+python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
 	"$logs/checks.tap" >"$logs/checks.parsed" || true
 add "$logs/checks.parsed"
 if [ $rc != 0 ] && { [ $rc != 1 ] || [ $f = 0 ]; }; then
 	# A kernel report (122), a hang (124), a crash (125) or a failed step.
-	echo "FAIL: debugvm-$cpu: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err" | cut -c1-600)"
+	echo "FAIL: $name: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err" | cut -c1-600)"
 	echo "      (console: $logs/console.log)"
 	f=$((f + 1))
 fi
