@@ -123,10 +123,15 @@ for lvl in user both; do
 		# Only kprofile's counter raises PMIs now; it counts every
 		# task's user mode, and only fivefn runs much of it: every
 		# NMI is a hit of fivefn's profile, or one in the tool's own
-		# user code (a few).
+		# user code, which the tool does not profile.  Since record
+		# reads each sample record of the stream it always runs (no
+		# /proc polling), that is some 2,000 user instructions a
+		# sample: 31 NMIs of 1,317 at this period (2.4 %) on
+		# 2026-11-27, 3 before.  So at most 5 % more NMIs than hits,
+		# never fewer.
 		d=$((nmi1 - nmi0))
 		diag "NMI: $nmi0 -> $nmi1 ($d) for $hits hits"
-		if [ "$d" -ge "$hits" ] && [ $((d - hits)) -le $((hits / 100 + 2)) ]; then
+		if [ "$d" -ge "$hits" ] && [ $((d - hits)) -le $((hits / 20 + 2)) ]; then
 			ok "user: the NMIs are fivefn's hits and a few in the tool ($d NMIs, $hits hits)"
 		else
 			not_ok "user: the NMIs are fivefn's hits and a few in the tool" "$d NMIs, $hits hits"
