@@ -208,6 +208,7 @@ static void kp_stream_destroy(struct kp_stream *st)
 		}
 		kvfree(st->follow);
 	}
+	kp_stream_wake_sync(st);
 	free_percpu(st->scratch);
 	free_percpu(st->rings);
 	vfree(st->area);
@@ -253,6 +254,7 @@ struct kp_stream *kp_stream_new(struct kp_profile_set *set,
 	}
 	mutex_init(&st->op_lock);
 	INIT_LIST_HEAD(&st->node);
+	kp_stream_wake_init(st);
 	atomic64_set(&st->untracked, 0);
 	st->set = set;
 	st->target = req->target;
@@ -449,6 +451,7 @@ void kp_stream_get_info(struct kp_stream *st,
 		info->not_dumpable += local64_read(&r->not_dumpable);
 	}
 	info->untracked = atomic64_read(&st->untracked);
+	info->flags = KPROFILE_STREAM_INFO_POLL;
 	if (READ_ONCE(st->exec_stopped))
 		info->flags |= KPROFILE_PROFILE_EXEC_STOPPED;
 }
@@ -503,6 +506,7 @@ static const struct file_operations kp_stream_fops = {
 	.unlocked_ioctl = kp_stream_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.mmap = kp_stream_mmap,
+	.poll = kp_stream_poll,
 	.release = kp_stream_release,
 	.llseek = noop_llseek,
 };

@@ -14,6 +14,8 @@
  *		   call stack, the record.
  * stream_follow.c the processes a stream follows, and the fork, exec and
  *		   exit probes that maintain them and write task records.
+ * stream_wake.c   poll(): the reader sleeps until a ring's watermark or a
+ *		   task record wakes it.
  *
  * Object model and locking
  * ------------------------
@@ -47,16 +49,20 @@
 
 #include <linux/atomic.h>
 #include <linux/bitmap.h>
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <asm/local.h>
 #include <asm/local64.h>
 #include <uapi/linux/kprofile.h>
 
 #include "sources.h"
 
+struct file;
 struct kp_device;
+struct poll_table_struct;
 struct kp_profile_set;
 struct kp_sample;
 struct kp_sources;
@@ -72,6 +78,12 @@ struct tracepoint;
 #define KP_FOLLOW_PROBES	64
 /* A slot whose process was removed: skipped by lookups, reused by inserts. */
 #define KP_FOLLOW_TOMBSTONE	((struct pid *)1UL)
+
+/*
+ * The reader is woken each time a ring has had 1/KP_RING_WAKE_PARTS of its
+ * data area written since the last wake-up (stream_wake.c).
+ */
+#define KP_RING_WAKE_PARTS	4
 
 /* Scratch call stacks per CPU: one for hardirq context, one for NMI. */
 #define KP_STREAM_SCRATCH_HARDIRQ	0
@@ -92,6 +104,7 @@ struct tracepoint;
  * @samples:	  sample records committed.
  * @not_dumpable: samples of this CPU not recorded because the task was
  *		  not dumpable (counted here: the CPU's own counter).
+ * @wake_at:	  the @head at which the reader is next woken (kp_ring_end()).
  *
  * Written only by the ring's CPU (local_t, local64_t: NMI-safe against
  * the same CPU's other writers), read by anyone for statistics.
@@ -106,6 +119,7 @@ struct kp_stream_ring {
 	local64_t records;
 	local64_t samples;
 	local64_t not_dumpable;
+	local64_t wake_at;
 };
 
 /**
@@ -169,6 +183,9 @@ struct kp_stream_set {
  * @op_lock:	  serialises start, stop and release (see the file comment).
  * @started:	  on the set's list (under the set's @lock).
  * @node:	  on the set's @streams.list while started.
+ * @wait:	  where poll() waits (stream_wake.c).
+ * @wake_work:	  wakes @wait from any context, NMI included.
+ * @woken:	  a wake-up poll() has not reported yet.
  *
  * Everything above @untracked is immutable after creation.
  */
@@ -199,6 +216,9 @@ struct kp_stream {
 	struct mutex op_lock;	/* start, stop, release */
 	bool started;
 	struct list_head node;
+	wait_queue_head_t wait;
+	struct irq_work wake_work;
+	atomic_t woken;
 };
 
 /* stream.c */
@@ -223,7 +243,13 @@ void kp_stream_set_exit(struct kp_profile_set *set);
 void kp_ring_init(struct kp_stream_ring *r, void *base, u32 cpu,
 		  u32 data_pages);
 void *kp_ring_begin(struct kp_stream_ring *r, u32 type, u32 size);
-void kp_ring_end(struct kp_stream_ring *r, u32 type);
+bool kp_ring_end(struct kp_stream_ring *r, u32 type);
+
+/* stream_wake.c */
+void kp_stream_wake_init(struct kp_stream *st);
+void kp_stream_wake(struct kp_stream *st);
+void kp_stream_wake_sync(struct kp_stream *st);
+__poll_t kp_stream_poll(struct file *file, struct poll_table_struct *wait);
 
 /* stream_sample.c */
 bool kp_stream_sample_task(struct kp_profile_set *set,

@@ -188,7 +188,9 @@ static void kp_stream_task_record(struct kp_stream *st, u32 type,
 	memset(rec->reserved, 0, sizeof(rec->reserved));
 	/* The probes run in @task (exec, exit) or its parent (fork). */
 	strscpy_pad(rec->comm, task->comm, sizeof(rec->comm));
-	kp_ring_end(ring, type);
+	/* The reader acts on an exec or exit at once; a fork can wait. */
+	if (kp_ring_end(ring, type) || type != KPROFILE_RECORD_FORK)
+		kp_stream_wake(st);
 }
 
 /**

@@ -67,6 +67,7 @@ void kp_ring_init(struct kp_stream_ring *r, void *base, u32 cpu,
 	local64_set(&r->records, 0);
 	local64_set(&r->samples, 0);
 	local64_set(&r->not_dumpable, 0);
+	local64_set(&r->wake_at, r->size / KP_RING_WAKE_PARTS);
 	WARN_ON_ONCE(!is_power_of_2(data_pages));
 
 	memset(page, 0, sizeof(*page));
@@ -174,15 +175,28 @@ NOKPROBE_SYMBOL(kp_ring_begin);
  * @r:	  the ring.
  * @type: its type (KPROFILE_RECORD_SAMPLE ones count as samples too).
  *
+ * The reader is to be woken each time another 1/KP_RING_WAKE_PARTS of
+ * the data area has been written (the watermark, @wake_at): of the
+ * writers that see @head past it, the one that moves it on says so.
  * Context: as kp_ring_begin().
+ *
+ * Return: true when the caller should wake the reader (kp_stream_wake()).
  */
-void kp_ring_end(struct kp_stream_ring *r, u32 type)
+bool kp_ring_end(struct kp_stream_ring *r, u32 type)
 {
+	u64 at, head;
+
 	local64_inc(&r->records);
 	if (type == KPROFILE_RECORD_SAMPLE)
 		local64_inc(&r->samples);
 	kp_ring_mirror(&r->records, &r->page->records);
 	kp_ring_publish(r);
+	at = local64_read(&r->wake_at);
+	head = local64_read(&r->head);
+	if (likely(head < at))
+		return false;
+	return local64_cmpxchg(&r->wake_at, at,
+			       head + r->size / KP_RING_WAKE_PARTS) == at;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_ring_end);
 NOKPROBE_SYMBOL(kp_ring_end);

@@ -193,7 +193,8 @@ static void kp_stream_sample_one(struct kp_stream *st,
 	rec->nr_user = c.nr - nr_kernel;
 	if (c.nr)
 		memcpy(rec->frames, c.frames, c.nr * sizeof(u64));
-	kp_ring_end(ring, KPROFILE_RECORD_SAMPLE);
+	if (kp_ring_end(ring, KPROFILE_RECORD_SAMPLE))
+		kp_stream_wake(st);
 }
 
 NOKPROBE_SYMBOL(kp_stream_sample_one);

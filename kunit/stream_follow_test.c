@@ -14,12 +14,15 @@
  * table full is counted as untracked; the exit of a process's last
  * thread writes EXIT and ends following it, another thread's does
  * nothing; an exec writes EXEC, and stops following when it left the
- * process non-dumpable (EXEC_STOPPED).
+ * process non-dumpable (EXEC_STOPPED).  poll() on the stream reports
+ * EPOLLIN after an EXIT (once), not after a FORK alone.
  */
 #include <kunit/test.h>
+#include <linux/fs.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/pid.h>
+#include <linux/poll.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -275,9 +278,48 @@ static void kp_follow_exec(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kp_stream_follows(st, task_tgid(current)),
 			dumpable);
 	KUNIT_EXPECT_EQ(test, kp_str_info(st).flags,
-			dumpable ? 0U : KPROFILE_PROFILE_EXEC_STOPPED);
-	KUNIT_EXPECT_EQ(test, kp_str_info(sys).flags, 0U);
+			KPROFILE_STREAM_INFO_POLL |
+			(dumpable ? 0U : KPROFILE_PROFILE_EXEC_STOPPED));
+	KUNIT_EXPECT_EQ(test, kp_str_info(sys).flags, KPROFILE_STREAM_INFO_POLL);
 	kunit_info(test, "this thread is %sdumpable", dumpable ? "" : "not ");
+	child_end(c);
+}
+
+/* What poll() on the stream fd reports. */
+static __poll_t poll_of(struct kp_stream *st)
+{
+	struct file file = { .private_data = st };
+
+	kp_stream_wake_sync(st);	/* the queued wake-up has run */
+	return kp_stream_poll(&file, NULL);
+}
+
+/*
+ * poll() sleeps until a record the reader acts on: an EXEC or an EXIT
+ * wakes it (once: the next poll() sleeps again), a FORK alone does not.
+ */
+static void kp_follow_poll(struct kunit *test)
+{
+	struct kp_str_fix *f = kp_str_fix_new(test);
+	struct kp_profile_set *set = &f->prof->set;
+	struct kp_stream *st = kp_str_new(f, KPROFILE_TARGET_SELF,
+					  KPROFILE_STREAM_INHERIT,
+					  KPROFILE_MODE_BOTH, src_counter, 1,
+					  0, 0);
+	struct task_struct *c = child_new(test);
+
+	KUNIT_EXPECT_EQ(test, poll_of(st), 0U);
+	kp_str_start(f, st);
+	KUNIT_EXPECT_EQ(test, poll_of(st), 0U);
+	kp_stream_fork(set, current, c);
+	KUNIT_EXPECT_EQ(test, count(st, KPROFILE_RECORD_FORK, c->pid, NULL),
+			1U);
+	KUNIT_EXPECT_EQ(test, poll_of(st), 0U);
+	kp_stream_exit(set, c, true);
+	KUNIT_EXPECT_EQ(test, poll_of(st), (__poll_t)(EPOLLIN | EPOLLRDNORM));
+	KUNIT_EXPECT_EQ(test, poll_of(st), 0U);
+	KUNIT_EXPECT_TRUE(test, kp_str_info(st).flags &
+			  KPROFILE_STREAM_INFO_POLL);
 	child_end(c);
 }
 
@@ -287,6 +329,7 @@ static struct kunit_case kp_stream_follow_cases[] = {
 	KUNIT_CASE(kp_follow_fork_exit),
 	KUNIT_CASE(kp_follow_untracked),
 	KUNIT_CASE(kp_follow_exec),
+	KUNIT_CASE(kp_follow_poll),
 	{}
 };
 

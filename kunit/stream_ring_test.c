@@ -10,7 +10,8 @@
  * with the outer one, both intact; and a reader kthread draining the
  * ring while a writer kthread and an hrtimer nested in it (same CPU)
  * write sequence-numbered records gets every record not counted lost, in
- * order, none torn.
+ * order, none torn; the reader is to be woken at each quarter of the
+ * data area written.
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -463,7 +464,44 @@ static void kp_ring_concurrent(struct kunit *test)
 		   c->got_w, c->got_t, c->timer_writes, c->nested, pg->lost);
 }
 
+/*
+ * The reader is woken each time another quarter of the data area has been
+ * written: kp_ring_end() says so once per crossing, whatever the reader
+ * consumed meanwhile, and a lost record wakes no one.
+ */
+static void kp_ring_watermark(struct kunit *test)
+{
+	struct ring_fix *rf = ring_new(test, 1);
+	struct kprofile_stream_page *pg = page_of(rf);
+	unsigned int i, wakes = 0, at[4] = {};
+	u64 *w;
+
+	/* 64-byte records: the 16th ends at 1024, a quarter of 4096. */
+	for (i = 1; i <= 48; i++) {
+		w = kp_ring_begin(&rf->r, KPROFILE_RECORD_SAMPLE, 64);
+		KUNIT_ASSERT_NOT_NULL(test, w);
+		if (kp_ring_end(&rf->r, KPROFILE_RECORD_SAMPLE)) {
+			KUNIT_ASSERT_LT(test, wakes, 4U);
+			at[wakes++] = i;
+		}
+		if (i == 20)	/* the reader consumed some: same watermarks */
+			smp_store_release(&pg->data_tail, pg->data_head);
+	}
+	KUNIT_EXPECT_EQ(test, wakes, 3U);
+	KUNIT_EXPECT_EQ(test, at[0], 16U);
+	KUNIT_EXPECT_EQ(test, at[1], 32U);
+	KUNIT_EXPECT_EQ(test, at[2], 48U);
+
+	/* Full: the record is lost, and says nothing to wake for. */
+	smp_store_release(&pg->data_tail, pg->data_head - 4096 + 64);
+	KUNIT_EXPECT_NULL(test, kp_ring_begin(&rf->r, KPROFILE_RECORD_SAMPLE,
+					      128));
+	KUNIT_EXPECT_EQ(test, pg->lost, 1ULL);
+	KUNIT_EXPECT_TRUE(test, intact(rf));
+}
+
 static struct kunit_case kp_stream_ring_cases[] = {
+	KUNIT_CASE(kp_ring_watermark),
 	KUNIT_CASE(kp_ring_round_trip),
 	KUNIT_CASE(kp_ring_wrap_pad),
 	KUNIT_CASE(kp_ring_full),

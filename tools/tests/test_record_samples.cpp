@@ -338,25 +338,29 @@ TEST(RecordSamples, MapsBookSnapshotsChangesAndFollowsExec)
 	EXPECT_EQ(book.snapshots()[0].snap.mappings.size(), 1U) << "executable mappings only";
 	EXPECT_TRUE(book.read(7));
 	EXPECT_EQ(book.snapshots().size(), 1U) << "an unchanged read is no new snapshot";
-	// A sample inside a known mapping reads nothing; outside, it reads.
+	// A sample inside a known mapping reads nothing; outside, it reads
+	// when it was taken after the last read began.
 	const std::size_t reads = book.reads();
-	book.need(7, 0x1800);
+	book.need(7, 0x1800, now + 1);
 	EXPECT_EQ(book.reads(), reads);
 	maps[7].push_back({0x8000, 0x9000, "r-xp", 0, "/lib/b.so"});
-	book.need(7, 0x8800);
+	book.need(7, 0x8800, now + 1);
 	EXPECT_EQ(book.reads(), reads + 1);
 	EXPECT_EQ(book.snapshots().size(), 2U) << "dlopen: a new snapshot";
 	// Garbage addresses (a frame-pointer walk through code without frame
-	// pointers): after the 20 ms since the last miss read, one read, then
-	// the back-off holds further ones.
-	book.need(7, 0x7000);
-	EXPECT_EQ(book.reads(), reads + 1) << "20 ms after a miss read at the earliest";
-	now += 30'000'000;
-	book.need(7, 0x7000);
-	book.need(7, 0x7000);
+	// pointers): a read made after their samples did not find them, so
+	// they are in no mapping; no timer, no read again.  A later sample
+	// with one reads once more.
+	const std::uint64_t sampled = now - 15;	// before the last read began
+	book.need(7, 0x7000, sampled);
+	book.need(7, 0x7000, sampled);
+	EXPECT_EQ(book.reads(), reads + 1) << "the last read began after these samples";
+	book.need(7, 0x7000, now + 1);
+	EXPECT_EQ(book.reads(), reads + 2) << "a sample after the last read: read again";
+	book.need(7, 0x7000, now - 15);
 	EXPECT_EQ(book.reads(), reads + 2);
-	book.need(7, 0x10);	// below a page: never a read
-	book.need(7, 1ULL << 50);	// outside user space
+	book.need(7, 0x10, now + 100);	// below a page: never a read
+	book.need(7, 1ULL << 50, now + 100);	// outside user space
 	EXPECT_EQ(book.reads(), reads + 2);
 
 	// An exec during the last read drops it, and reads again.
@@ -374,7 +378,7 @@ TEST(RecordSamples, MapsBookSnapshotsChangesAndFollowsExec)
 	// An exited process is read no more.
 	book.exit(8);
 	const std::size_t before = book.reads();
-	book.need(8, 0x9999);
+	book.need(8, 0x9999, now + 100);
 	EXPECT_EQ(book.reads(), before);
 }
 

@@ -36,6 +36,15 @@
 #define KPROFILE_STREAM_MAX_PAGES	1024
 #define KPROFILE_COMM_LEN		16
 
+/*
+ * kprofile_stream_info.flags: poll() on the stream fd reports EPOLLIN
+ * once per wake-up: when a ring has had another quarter of its data area
+ * written since its last wake-up, and at every EXEC and EXIT record.  A
+ * reader that drains every ring after each poll() sleeps in between,
+ * without a timer.  Modules without it have no poll().
+ */
+#define KPROFILE_STREAM_INFO_POLL	(1U << 1)
+
 /* kprofile_create_stream.flags */
 #define KPROFILE_STREAM_INHERIT		(1U << 0) /* follow descendants (fork) */
 #define KPROFILE_STREAM_CALLCHAIN	(1U << 1) /* record call stacks */
@@ -102,7 +111,8 @@ struct kprofile_create_stream {
  * @not_dumpable: samples of a target task not recorded because it was not
  *		dumpable (a set-user-ID exec; see profiles' not_dumpable).
  * @flags:	KPROFILE_PROFILE_EXEC_STOPPED when a followed process executed
- *		a set-user-ID program and is followed no more.
+ *		a set-user-ID program and is followed no more;
+ *		KPROFILE_STREAM_INFO_POLL: the fd supports poll() (below).
  * @reserved0:	zero.
  * @reserved:	zero.
  */

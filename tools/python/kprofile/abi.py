@@ -94,6 +94,8 @@ STREAM_MAX_PAGES = 1024
 COMM_LEN = 16
 
 STREAM_INHERIT = 1 << 0
+# kprofile_stream_info.flags: the stream fd supports poll() with wake-ups
+STREAM_INFO_POLL = 1 << 1
 STREAM_CALLCHAIN = 1 << 1
 
 # enum kprofile_record_type

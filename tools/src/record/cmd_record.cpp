@@ -128,7 +128,7 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 			kernel |= rg.kind == RangeKind::Kernel;
 		if (kernel)
 			d.kernel_symbols = kernel_symbols_for(d, r.session().kallsyms());
-		if (r.samples())
+		if (d.samples.present)
 			add_sampled_kernel_symbols(d, r.session().kallsyms());
 		keep_previous(opts.output);
 		write_file(opts.output, d);
@@ -146,7 +146,7 @@ void run_record(const RecordOptions &opts, const Context &ctx)
 		print_err(fmt::format("[ kprofile record: {} hits in {:.3f} s; wrote {:.3f} MB to {} ]\n",
 				      hits, d.duration_ns / 1e9, mb, opts.output));
 		print_err(record_summary_extra(d));
-		if (r.samples())
+		if (d.samples.present)
 			print_err(sample_summary(d.samples));
 		if (r.command_exit() && *r.command_exit())
 			print_err(fmt::format("[ kprofile record: the command exited with status {} ]\n",

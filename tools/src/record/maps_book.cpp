@@ -13,10 +13,6 @@ namespace kprofile::record {
 
 namespace {
 
-// A miss read waits this long after the last one, doubling up to the max
-// while such reads find nothing new.
-constexpr std::uint64_t kMissFirst = 20'000'000;	// 20 ms
-constexpr std::uint64_t kMissMax = 2'000'000'000;	// 2 s
 constexpr std::uint64_t kUserLimit = (1ULL << 47);
 
 std::uint64_t monotonic_ns()
@@ -74,6 +70,7 @@ bool MapsBook::read(pid_t pid, bool force)
 	const std::uint64_t end = rd_.now();
 
 	reads_++;
+	p.read_begin = begin;
 	if (!maps)
 		return false;
 	std::vector<Mapping> exec = executable_mappings(*maps);
@@ -92,7 +89,6 @@ bool MapsBook::read(pid_t pid, bool force)
 	snaps_.push_back(std::move(s));
 	windows_.push_back({begin, end});
 	p.last = static_cast<int>(snaps_.size() - 1);
-	p.miss_delay = 0;	// something changed: misses may read soon again
 	return true;
 }
 
@@ -123,8 +119,6 @@ void MapsBook::fork(pid_t child)
 	Proc &p = procs_[child];
 
 	p.dead = false;
-	p.next_miss_read = 0;
-	p.miss_delay = 0;
 	read(child, true);
 }
 
@@ -133,7 +127,7 @@ void MapsBook::exit(pid_t pid)
 	procs_[pid].dead = true;
 }
 
-void MapsBook::need(pid_t pid, std::uint64_t addr)
+void MapsBook::need(pid_t pid, std::uint64_t addr, std::uint64_t time)
 {
 	if (addr < 4096 || addr >= kUserLimit || pid <= 0)
 		return;
@@ -154,15 +148,11 @@ void MapsBook::need(pid_t pid, std::uint64_t addr)
 		if (m != maps.begin() && addr < std::prev(m)->end)
 			return;
 	}
-	const std::uint64_t now = rd_.now();
-	if (now < p.next_miss_read)
+	// A read that began after the sample saw what was mapped then.
+	if (time < p.read_begin)
 		return;
-	const int before = p.last;
 	if (!read(pid))
 		p.dead = true;	// gone: its EXIT record may still be on its way
-	const bool changed = p.last != before;
-	p.miss_delay = changed ? kMissFirst : std::min(kMissMax, std::max(kMissFirst, p.miss_delay * 2));
-	p.next_miss_read = now + p.miss_delay;
 }
 
 std::vector<MapsSnapshot> MapsBook::resolve(const std::function<int(const std::string &)> &object_index) const

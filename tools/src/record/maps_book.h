@@ -4,10 +4,13 @@
 //
 // A process's maps are read when record first sees it (the command, a
 // FORK record, a sample of a process it did not know under -a), at once
-// after an EXEC record, and when a sample's user address falls outside
-// every mapping known for it (a library loaded since: dlopen), backing off
-// while such reads find nothing new (a frame-pointer walk through code
-// built without frame pointers yields addresses that are in no mapping).
+// after an EXEC record, and when a sample taken after the last read has
+// a user address outside every mapping known for it (a library loaded
+// since: dlopen).  An address a read made after its sample did not find
+// is in no mapping (a frame-pointer walk through code built without frame
+// pointers yields such addresses): it is not read for again.  So reads
+// happen when records arrive, at most one per process per drain, never
+// on a timer.
 // Each read that changed something is a snapshot with its time; report
 // picks the snapshot of the program that ran at a sample's time
 // (sample_symbols.h).
@@ -55,11 +58,11 @@ public:
 	void fork(pid_t child);
 	// An EXIT record: @pid is read no more.
 	void exit(pid_t pid);
-	// A sample of @pid at user address @addr: read @pid when it is not
-	// known yet, or when no mapping of its last snapshot holds @addr and
-	// its back-off allows (@addr outside user space, or below 4096, is
-	// ignored).
-	void need(pid_t pid, std::uint64_t addr);
+	// A sample of @pid at @time with user address @addr: read @pid when
+	// it is not known yet, or when no mapping of its last snapshot holds
+	// @addr and the last read began before @time (@addr outside user
+	// space, or below 4096, is ignored).
+	void need(pid_t pid, std::uint64_t addr, std::uint64_t time);
 
 	// The snapshots in time order, objects as paths (parallel to
 	// MapsSnapshot::mappings; their object fields are -1).
@@ -76,8 +79,7 @@ private:
 	struct Proc {
 		bool dead = false;
 		int last = -1;			// index into snaps_
-		std::uint64_t next_miss_read = 0;	// ns: not before
-		std::uint64_t miss_delay = 0;	// ns, doubles while reads find nothing
+		std::uint64_t read_begin = 0;	// ns: when the last read began
 	};
 	struct Window {
 		std::uint64_t begin, end;	// the read's start and end

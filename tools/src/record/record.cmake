@@ -53,7 +53,8 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/session.cpp
 	${KP_RECORD_DIR}/launch.cpp
 	${KP_RECORD_DIR}/runner.cpp
-	${KP_RECORD_DIR}/follow_pacer.cpp
+	${KP_RECORD_DIR}/sampled_ranges.cpp
+	${KP_RECORD_DIR}/session_events.cpp
 	${KP_RECORD_DIR}/commands.cpp
 	${KP_RECORD_DIR}/cmd_record.cpp
 	${KP_RECORD_DIR}/cmd_report.cpp
@@ -94,7 +95,7 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_json.cpp
 		${KP_FIX}/../test_record_launch.cpp
 		${KP_FIX}/../test_record_memlock.cpp
-		${KP_FIX}/../test_record_follow_pacer.cpp
+		${KP_FIX}/../test_record_tasks.cpp
 		${KP_FIX}/../test_record_stream.cpp
 		${KP_FIX}/../test_record_samples.cpp
 		${KP_FIX}/../test_record_unwind.cpp)

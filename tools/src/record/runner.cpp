@@ -3,6 +3,8 @@
 #include "record/runner.h"
 #include "record/args_check.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -11,13 +13,11 @@
 #include <cerrno>
 #include <ctime>
 #include <iostream>
-#include <thread>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "command.h"
-#include "record/follow_pacer.h"
 #include "record/stream.h"
 #include "source_parse.h"
 
@@ -52,10 +52,30 @@ std::string clamp_note(const std::string &what, const SourceDesc &d, std::uint32
 }
 
 volatile sig_atomic_t g_stop_signal = 0;
+// The self-pipe: a signal handler writes a byte, waking the loop's poll()
+// (a signal between the loop's checks and poll() is not missed).
+int g_wake_pipe[2] = {-1, -1};
+
+void wake_loop()
+{
+	const int saved = errno;
+	const char c = 0;
+
+	if (g_wake_pipe[1] >= 0 && write(g_wake_pipe[1], &c, 1) < 0) {
+		// full: the loop is woken already
+	}
+	errno = saved;
+}
 
 void on_signal(int sig)
 {
 	g_stop_signal = sig;
+	wake_loop();
+}
+
+void on_child(int)
+{
+	wake_loop();
 }
 
 void install_handlers()
@@ -63,16 +83,38 @@ void install_handlers()
 	struct sigaction sa {};
 
 	g_stop_signal = 0;
+	if (g_wake_pipe[0] < 0 && pipe2(g_wake_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+		g_wake_pipe[0] = g_wake_pipe[1] = -1;
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, nullptr);
 	sigaction(SIGTERM, &sa, nullptr);
 }
 
+// The command's exit wakes the loop (installed once the command runs).
+void install_child_handler()
+{
+	struct sigaction sa {};
+
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, nullptr);
+}
+
 void restore_handlers()
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+}
+
+void empty_wake_pipe()
+{
+	char buf[64];
+
+	while (g_wake_pipe[0] >= 0 && read(g_wake_pipe[0], buf, sizeof(buf)) > 0) {
+	}
 }
 
 } // namespace
@@ -105,8 +147,8 @@ void add_target_options(CLI::App &app, TargetArgs &a, bool samples)
 					       "-fno-omit-frame-pointer); dwarf and lbr are perf's";
 				}, "fp"));
 		app.add_option("-m,--mmap-pages", a.mmap_pages,
-			       "data pages per CPU ring of the sample stream (-g): a power of two "
-			       "up to 1024, default 16; larger when samples are lost")
+			       "data pages per CPU ring of the sample stream: a power of two "
+			       "up to 1024, default 16 with -g, 32 without; larger when records are lost")
 			->type_name("PAGES")
 			->check(CLI::Validator(
 				[](std::string &v) -> std::string {
@@ -182,9 +224,6 @@ const TargetArgs &check_target_args(const TargetArgs &args)
 					  "which count interrupts in address buckets, without stacks",
 					  {"record call stacks with `kprofile record -g -- CMD`, then "
 					   "`kprofile report` (or report --format folded)"}));
-	if (args.mmap_pages && !args.call_graph)
-		throw Failure(usage_error("--mmap-pages sizes the rings of the sample stream",
-					  {"add -g to record samples with call stacks"}));
 	if (args.command.empty() && !args.pid && !args.system)
 		throw Failure(usage_error("nothing to profile",
 					  {"give -- CMD ARGS..., -p PID, or -a for the whole system"}));
@@ -305,16 +344,18 @@ void Run::start()
 	session_ = std::make_unique<Session>(dev_, so);
 	try {
 		session_->start_base();
-		if (args_.call_graph)
-			samples_ = std::make_unique<SampleRecorder>(dev_, sample_options(so));
+		samples_ = std::make_unique<SampleRecorder>(dev_, sample_options(so));
+		Session *s = session_.get();
+		samples_->observe({[s](const TaskRecord &t) { s->task(t); },
+				   [s](const SampleRecord &r) { s->sample(r); },
+				   [s] { s->end_batch(); }});
 		if (cmd_) {
 			cmd_->exec();
-			session_->follow();
+			session_->follow_root();
 			session_->start_pending();
-			if (samples_)
-				samples_->start(cmd_->pid());
+			samples_->start(args_.call_graph ? cmd_->pid() : 0);
 			cmd_->resume();
-		} else if (!session_->follow()) {
+		} else if (!session_->follow_root() && !args_.system) {
 			if (!process_alive(args_.pid))
 				throw Failure(gone());
 			throw Failure(errno_error(EACCES, fmt::format("cannot read /proc/{}/maps", args_.pid),
@@ -322,8 +363,7 @@ void Run::start()
 						   "or run as root"}));
 		} else {
 			session_->start_pending();
-			if (samples_)
-				samples_->start(args_.system ? 0 : args_.pid);
+			samples_->start(args_.system || !args_.call_graph ? 0 : args_.pid);
 		}
 	} catch (const Failure &f) {
 		// -p: a target that exits during setup makes a profile request
@@ -335,9 +375,9 @@ void Run::start()
 	}
 	for (const auto &n : session_->notes())
 		std::cerr << "kprofile: " << n << "\n";
-	if (samples_)
-		for (const auto &n : samples_->notes())
-			std::cerr << "kprofile: " << n << "\n";
+	for (const auto &n : samples_->notes())
+		std::cerr << "kprofile: " << n << "\n";
+	install_child_handler();
 }
 
 SampleOptions Run::sample_options(const SessionOptions &so) const
@@ -353,7 +393,12 @@ SampleOptions Run::sample_options(const SessionOptions &so) const
 	for (const auto &s : so.sources)
 		o.sources.push_back(s.value);
 	o.ring_pages = args_.mmap_pages;
+	// Without call stacks a sample is 48 bytes: 32 pages a CPU hold 2,730,
+	// the reader woken every 680 of them (kprofile_stream.h).
+	if (!o.ring_pages && !args_.call_graph)
+		o.ring_pages = 32;
 	o.cpus = so.cpus;
+	o.callchain = args_.call_graph;
 	return o;
 }
 
@@ -368,21 +413,19 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 	using std::chrono::milliseconds;
 	const auto begin = clock::now();
 	auto next_tick = begin + every;
-	// Maps are re-read on the pacer's schedule (1 ms after a change,
-	// doubling to 1 s while nothing changes), and at once after an exec
-	// of the target; new children are looked for every turn, and the
-	// loop wakes every 20 ms at most.
-	FollowPacer pacer;
-	std::optional<ExecWatch> exec;
-	auto next_read = begin;
+	std::optional<clock::time_point> end;
 
-	if (!args_.system)
-		exec.emplace(cmd_ ? cmd_->pid() : args_.pid);
+	if (args_.duration)
+		end = begin + std::chrono::duration_cast<clock::duration>(
+			std::chrono::duration<double>(*args_.duration));
+	// Sleep in poll() until the stream has records (its watermark, or an
+	// exec or exit: kprofile_stream.h), a signal (Ctrl-C, the command's
+	// exit) or the duration or top's refresh is due: no timer of ours.
 	for (;;) {
+		empty_wake_pipe();
 		if (g_stop_signal)
 			break;
-		if (args_.duration &&
-		    clock::now() - begin >= std::chrono::duration<double>(*args_.duration))
+		if (end && clock::now() >= *end)
 			break;
 		if (cmd_) {
 			if (auto st = cmd_->poll()) {
@@ -390,34 +433,33 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 				break;
 			}
 		}
-		const bool execd = exec && exec->changed();
-		const bool due = execd || clock::now() >= next_read;
-		const std::size_t before = session_->profile_count();
-
-		if (samples_)
-			samples_->poll();
-		if (!session_->follow(due) && !cmd_ && !args_.system)
-			break;	// -p PID has exited
-		const bool changed = session_->profile_count() != before;
-		if (execd)
-			pacer.reset();
-		if (due)
-			next_read = clock::now() + pacer.after_read(changed);
-		else if (changed)	// a new child: read soon, its loader is at work
-			next_read = clock::now() + pacer.after_read(true);
+		samples_->drain();
+		if (!cmd_ && !session_->alive())
+			break;	// -p PID and its children have exited
 		if (tick && clock::now() >= next_tick) {
 			if (!tick())
 				break;
 			next_tick = clock::now() + every;
 		}
-		const auto wait = std::chrono::duration_cast<milliseconds>(next_read - clock::now());
-		std::this_thread::sleep_for(std::clamp(wait, milliseconds(1), milliseconds(20)));
+		std::optional<clock::time_point> due = end;
+		if (tick && (!due || next_tick < *due))
+			due = next_tick;
+		int timeout = -1;
+		if (due)
+			timeout = static_cast<int>(std::clamp<long long>(
+				std::chrono::ceil<milliseconds>(*due - clock::now()).count(), 0,
+				24 * 3600 * 1000));
+		if (!samples_->pollable())	// a module without poll(): not woken
+			timeout = timeout < 0 ? 20 : std::min(timeout, 20);
+		struct pollfd fds[2] = {{samples_->fd(), POLLIN, 0}, {g_wake_pipe[0], POLLIN, 0}};
+		poll(fds, g_wake_pipe[0] >= 0 ? 2 : 1, timeout);
 	}
 }
 
 void Run::stop()
 {
 	if (samples_) {
+		// The last records (the children's last hits) are counted here.
 		const std::size_t notes = samples_->notes().size();
 		samples_->stop();
 		for (std::size_t i = notes; i < samples_->notes().size(); i++)

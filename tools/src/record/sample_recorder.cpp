@@ -2,6 +2,8 @@
 // sample_recorder.cpp - the sample stream of record -g.
 #include "record/sample_recorder.h"
 
+#include <time.h>
+
 #include <algorithm>
 #include <cerrno>
 
@@ -26,14 +28,14 @@ SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook b
 	: opts_(std::move(opts)), book_(std::move(book))
 {
 	if (opts_.sources.empty() || opts_.sources.size() > KPROFILE_STREAM_MAX_SOURCES)
-		throw Failure(usage_error(fmt::format("record -g samples 1 to {} sources at once, "
-						      "not {}", KPROFILE_STREAM_MAX_SOURCES,
-						      opts_.sources.size()),
+		throw Failure(usage_error(fmt::format("record follows 1 to {} sources at once (its "
+						      "sample stream's limit), not {}",
+						      KPROFILE_STREAM_MAX_SOURCES, opts_.sources.size()),
 					  {"record the others in another run"}));
 	StreamRequest req;
 	req.target = opts_.target;
 	req.pid = opts_.target == KPROFILE_TARGET_PID ? opts_.pid : 0;
-	req.flags = KPROFILE_STREAM_CALLCHAIN;
+	req.flags = opts_.callchain ? KPROFILE_STREAM_CALLCHAIN : 0;
 	if (opts_.inherit && opts_.target != KPROFILE_TARGET_SYSTEM)
 		req.flags |= KPROFILE_STREAM_INHERIT;
 	req.mode = mode_ = mode_of(opts_);
@@ -51,9 +53,11 @@ SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook b
 			throw;
 		req.mode = mode_ = KPROFILE_MODE_USER;
 		stream_ = Stream::create(dev, req);
-		notes_.push_back("kernel frames not sampled: kernel-mode samples need CAP_PERFMON "
-				 "(run as root for them)");
+		if (opts_.callchain)
+			notes_.push_back("kernel frames not sampled: kernel-mode samples need "
+					 "CAP_PERFMON (run as root for them)");
 	}
+	pollable_ = stream_->info().flags & KPROFILE_STREAM_INFO_POLL;
 }
 
 void SampleRecorder::start(pid_t root)
@@ -70,19 +74,25 @@ bool SampleRecorder::cpu_wanted(std::uint32_t cpu) const
 	return cpu / 8 < opts_.cpus.size() && (opts_.cpus[cpu / 8] >> (cpu % 8) & 1);
 }
 
-void SampleRecorder::take(std::vector<StreamRecord> &batch)
+void SampleRecorder::take(std::uint64_t until)
 {
-	// Rings are drained one after the other: put the batch in time order
-	// first, so a fork is seen before its child's exec.
+	// Rings are drained one after the other: put the records in time
+	// order first, so a fork is seen before its child's exec.
 	auto time_of = [](const StreamRecord &r) {
 		return std::visit([](const auto &x) { return x.time; }, r);
 	};
-	std::stable_sort(batch.begin(), batch.end(),
+	std::stable_sort(held_.begin(), held_.end(),
 			 [&](const StreamRecord &a, const StreamRecord &b) {
 				 return time_of(a) < time_of(b);
 			 });
-	for (auto &r : batch) {
-		if (auto *t = std::get_if<TaskRecord>(&r)) {
+	auto end = std::partition_point(held_.begin(), held_.end(),
+					[&](const StreamRecord &r) { return time_of(r) < until; });
+	for (auto it = held_.begin(); it != end; ++it) {
+		if (auto *t = std::get_if<TaskRecord>(&*it)) {
+			if (observer_.task)
+				observer_.task(*t);
+			if (!opts_.callchain)
+				continue;
 			switch (t->kind) {
 			case TaskKind::Fork:
 				book_.fork(t->pid);
@@ -97,26 +107,35 @@ void SampleRecorder::take(std::vector<StreamRecord> &batch)
 			tasks_.push_back(std::move(*t));
 			continue;
 		}
-		auto &s = std::get<SampleRecord>(r);
+		auto &s = std::get<SampleRecord>(*it);
 		if (!cpu_wanted(s.cpu)) {
 			filtered_++;
 			continue;
 		}
+		if (observer_.sample)
+			observer_.sample(s);
+		if (!opts_.callchain)
+			continue;
 		if (s.user_mode() && s.frames.empty())
-			book_.need(s.pid, s.ip);
+			book_.need(s.pid, s.ip, s.time);
 		for (std::size_t i = s.nr_kernel; i < s.frames.size(); i++)
-			book_.need(s.pid, s.frames[i]);
+			book_.need(s.pid, s.frames[i], s.time);
 		samples_.push_back(std::move(s));
 	}
-	batch.clear();
+	held_.erase(held_.begin(), end);
+	if (observer_.end)
+		observer_.end();
 }
 
-void SampleRecorder::poll()
+void SampleRecorder::drain()
 {
-	std::vector<StreamRecord> batch;
+	struct timespec ts {};
 
-	stream_->drain([&](StreamRecord &&r) { batch.push_back(std::move(r)); });
-	take(batch);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	const std::uint64_t began = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
+				    static_cast<std::uint64_t>(ts.tv_nsec);
+	stream_->drain([&](StreamRecord &&r) { held_.push_back(std::move(r)); });
+	take(began);
 }
 
 void SampleRecorder::stop()
@@ -124,7 +143,8 @@ void SampleRecorder::stop()
 	if (!stream_->started())
 		return;
 	stream_->stop();
-	poll();
+	stream_->drain([&](StreamRecord &&r) { held_.push_back(std::move(r)); });
+	take(~0ULL);
 	const kprofile_stream_info si = stream_->info();
 	lost_ = si.lost;
 	untracked_ = si.untracked;
@@ -133,11 +153,16 @@ void SampleRecorder::stop()
 	if (si.flags & KPROFILE_PROFILE_EXEC_STOPPED)
 		notes_.push_back("a followed process executed a set-user-ID program: it was not "
 				 "sampled from there on");
+	if (lost_ && !opts_.callchain)
+		notes_.push_back(fmt::format("{} records of the kernel's stream were lost (its rings "
+					     "were full): the followed children's hits and forks in "
+					     "them are missing; record again with larger rings "
+					     "(-m 128) or a lower rate (-F)", lost_));
 	if (untracked_)
 		notes_.push_back(fmt::format("{} processes started by followed ones could not be "
 					     "sampled (the stream follows 4096 at a time)",
 					     untracked_));
-	if (not_dumpable_)
+	if (not_dumpable_ && opts_.callchain)
 		notes_.push_back(fmt::format("{} samples were not recorded: the process was not "
 					     "dumpable", not_dumpable_));
 	for (const auto &p : problems_)
@@ -149,6 +174,8 @@ SampleData SampleRecorder::data(const std::function<int(const std::string &)> &o
 	SampleData d;
 	auto by_time = [](const auto &a, const auto &b) { return a.time < b.time; };
 
+	if (!opts_.callchain)
+		return d;	// the samples went into the processes' ranges
 	d.present = true;
 	d.callchain = true;
 	d.mode = mode_;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-// sample_recorder.h - `record -g`: the sample stream beside the bucket
-// profiles, for the same sources and target; drained in record's loop,
-// with the maps of every process it names followed (maps_book.h).
+// sample_recorder.h - the sample stream beside the bucket profiles, for
+// the same sources and target: it tells record of every fork, exec and
+// exit of the processes it follows and of their samples (an observer
+// gets them in time order: Session counts the children's hits from them);
+// `record -g` keeps the samples with their call stacks too, with the
+// maps of every process they name (maps_book.h).  record sleeps in
+// poll() on fd() between drains.
 #pragma once
 
 #include <sys/types.h>
@@ -31,6 +35,17 @@ struct SampleOptions {
 	std::uint32_t ring_pages = 0;	// 0: the module's default
 	std::uint32_t max_frames = 0;	// 0: the module's default
 	std::vector<std::uint8_t> cpus;	// -C: samples of other CPUs are dropped
+	// -g: call stacks, and the samples and task records kept for the
+	// file; without it the records only go to the observer.
+	bool callchain = true;
+};
+
+// Each record of a drain, in time order (samples of unwanted CPUs left
+// out), then end() once per drain.
+struct RecordObserver {
+	std::function<void(const TaskRecord &)> task;
+	std::function<void(const SampleRecord &)> sample;
+	std::function<void()> end;
 };
 
 class SampleRecorder {
@@ -40,10 +55,19 @@ public:
 	// not given, user mode is recorded with a note.  Throws Failure.
 	SampleRecorder(const Device &dev, SampleOptions opts, MapsBook book = MapsBook());
 
+	void observe(RecordObserver o) { observer_ = std::move(o); }
 	// Start the stream and read the target's maps (@root; 0 for none).
 	void start(pid_t root);
-	// Drain the rings; follow forks and execs; read maps samples need.
-	void poll();
+	// Drain the rings, and pass on what they held in time order: the
+	// records stamped before the drain began (a record of a ring read
+	// earlier in the drain may still come with an earlier time; later
+	// ones wait for the next drain).  Follow forks and execs; read maps
+	// samples need (-g).
+	void drain();
+	// The stream fd: poll() it for POLLIN between drains.
+	int fd() const { return stream_->fd(); }
+	// Whether the module wakes poll() (KPROFILE_STREAM_INFO_POLL).
+	bool pollable() const { return pollable_; }
 	// Stop the stream and drain what is left; take its statistics.
 	void stop();
 
@@ -59,13 +83,18 @@ public:
 	std::uint32_t mode() const { return mode_; }
 
 private:
-	// Apply the records of one drain to the maps book, and keep them.
-	void take(std::vector<StreamRecord> &batch);
+	// Apply the records of one drain up to @until (ns; all with ~0) to
+	// the maps book and the observer, and keep them (-g); the later ones
+	// stay in @held_.
+	void take(std::uint64_t until);
 	bool cpu_wanted(std::uint32_t cpu) const;
 
 	SampleOptions opts_;
 	MapsBook book_;
 	std::unique_ptr<Stream> stream_;
+	RecordObserver observer_;
+	std::vector<StreamRecord> held_;	// drained, not passed on yet
+	bool pollable_ = false;
 	std::uint32_t mode_ = KPROFILE_MODE_BOTH;
 	std::vector<SampleRecord> samples_;
 	std::vector<TaskRecord> tasks_;

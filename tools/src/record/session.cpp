@@ -16,10 +16,6 @@
 
 namespace kprofile::record {
 
-// At most this many busy processes at a time get profiles of their own
-// under -a.
-constexpr std::size_t kMaxBusyProcesses = 64;
-
 Session::Session(const Device &dev, SessionOptions opts)
 	: dev_(dev), opts_(std::move(opts))
 {
@@ -128,14 +124,10 @@ void Session::start_base()
 {
 	const pid_t root = opts_.target == KPROFILE_TARGET_SYSTEM ? 0 : opts_.pid;
 
+	root_ = root;
 	if (root) {
 		procs_[root].rec = {root, 0, read_comm(root)};
-		procs_[root].comm_polls = 5;	// a held command is still our fork
-		// -p: what it runs already is not its recording's (a held
-		// command has no children yet).
-		if (opts_.inherit)
-			for (pid_t c : children_of(root))
-				prior_children_.insert(c);
+		procs_[root].profiled = true;
 	}
 	start_kernel(root);
 	if (opts_.user)
@@ -158,6 +150,7 @@ void Session::start_kernel(pid_t root)
 		return;
 	}
 	modules_ = read_modules(kallsyms_);
+	text_ = *kernel_text_range(kallsyms_);
 	try {
 		add_kernel(root);
 		kernel_ok_ = true;
@@ -186,33 +179,6 @@ void Session::start_pending()
 	pending_done_ = true;
 }
 
-void Session::adopt(pid_t pid, pid_t ppid, bool own_totals)
-{
-	Proc &p = procs_[pid];
-
-	p.rec = {pid, ppid, read_comm(pid)};
-	// It may exec between this read and its first maps read, which then
-	// shows no exec: read the comm again for a few polls.
-	p.comm_polls = 5;
-	try {
-		if (own_totals && opts_.user)
-			for (const auto &s : opts_.sources)
-				add(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift,
-				    KPROFILE_MODE_USER, -1, 0, s, pid);
-		// Its own mappings before the kernel's: the kernel text's
-		// buckets take the longest to pin, and a short-lived child's
-		// user hits matter most.
-		if (follow_maps(p)) {
-			if (own_totals && kernel_ok_)
-				add_kernel(pid);
-			return;
-		}
-	} catch (const Failure &f) {
-		skip(p, f.error());
-	}
-	retire(p);	// gone already, or skipped: keep what it counted
-}
-
 void Session::skip(Proc &p, const Error &e)
 {
 	// A child the user may not profile (a set-user-ID program: EACCES),
@@ -225,30 +191,22 @@ void Session::skip(Proc &p, const Error &e)
 bool Session::follow_maps(Proc &p)
 {
 	const pid_t pid = static_cast<pid_t>(p.rec.pid);
-	std::vector<Mapping> maps;
+	auto maps = read_exec_maps(pid, &p.maps_time);
 
-	try {
-		maps = read_maps(pid);
-	} catch (const std::system_error &) {
-		return still_running(pid);	// EACCES for a moment: try again
+	p.reread = false;
+	if (!maps || maps->empty()) {
+		p.maps.clear();
+		return still_running(pid);	// EACCES for a moment; a zombie
 	}
-	if (maps.empty())
-		return still_running(pid);	// a zombie has no mappings
-	if (!opts_.user)
+	p.maps = std::move(*maps);
+	if (!opts_.user || !p.profiled)
 		return true;
-	const auto fresh = p.follower.update(maps);
+	const auto fresh = p.follower.update(p.maps);
 	for (const auto &g : p.follower.gone())
 		for (auto &l : live_)
 			if (l.meta.pid == pid && l.meta.kind == RangeKind::Object &&
 			    l.meta.base == g.start && l.meta.size == g.end - g.start)
 				l.profile->stop();
-	if (!fresh.empty() && !p.follower.gone().empty())
-		p.comm_polls = 5;	// an exec: the new program's name follows
-	if (p.comm_polls > 0) {
-		p.comm_polls--;
-		if (std::string comm = read_comm(pid); !comm.empty())
-			p.rec.comm = comm;
-	}
 	for (const auto &m : fresh) {
 		const int obj = object_index(m.path.empty() ? "[anon]" : m.path);
 		for (const auto &s : opts_.sources) {
@@ -270,6 +228,10 @@ void Session::retire(Proc &p)
 	const auto pid = p.rec.pid;
 
 	p.alive = false;
+	for (auto &r : p.sampled.records())
+		retired_.push_back(std::move(r));
+	p.sampled = SampledRanges();
+	p.maps.clear();
 	for (int pass = 0; pass < 2; pass++)
 		for (auto &l : live_)
 			if (l.meta.pid == pid && (l.meta.kind == RangeKind::CatchAll) == (pass == 1))
@@ -286,113 +248,21 @@ void Session::retire(Proc &p)
 			retired_lost_procs_.insert(fmt::format("{} {}", p.rec.comm, pid));
 		}
 		retired_hidden_ += st.not_dumpable;
-		keep_retired(record_of(*it), p.rec.comm);
+		retired_.push_back(record_of(*it));
 		it = live_.erase(it);
 	}
 }
 
-void Session::keep_retired(RangeRecord r, const std::string &comm)
+bool Session::follow_root()
 {
-	keep_exited_range(retired_, std::move(r), [&](std::int64_t pid) {
-		return procs_.at(static_cast<pid_t>(pid)).rec.comm == comm;
-	});
-}
+	auto it = procs_.find(root_);
 
-void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
-		       const std::function<bool(std::int64_t)> &same_comm)
-{
-	// Kernel and module text are the same ranges in every process: those
-	// of exited processes with the same comm are summed into one
-	// process's, the first one kept, so that make's hundred compiler
-	// runs cost one kernel text, not a hundred.  Their kernel catch-alls
-	// go to that same process: its row counts the kernel hits of all,
-	// never fewer than it attributes (issue 23: a short-lived child
-	// showed 51 hits and 255 attributed).  The group's process is one
-	// pid for every kernel range, even when the first one had no kernel
-	// text (it exited while record created it).  User catch-alls and
-	// objects stay per process.
-	auto kernel_part = [](const RangeRecord &x) {
-		return x.kind == RangeKind::Kernel ||
-		       (x.kind == RangeKind::CatchAll && x.base >= kKernelBase);
-	};
-	if (kernel_part(r)) {
-		const auto leader = std::find_if(kept.begin(), kept.end(), [&](const auto &k) {
-			return kernel_part(k) && same_comm(k.pid);
-		});
-		if (leader != kept.end()) {
-			const std::int64_t pid = leader->pid;
-			for (auto &k : kept) {
-				if (k.pid != pid || k.kind != r.kind || k.source != r.source ||
-				    k.base != r.base || k.size != r.size ||
-				    k.bucket_shift != r.bucket_shift || k.object != r.object ||
-				    k.buckets.size() != r.buckets.size())
-					continue;
-				for (std::size_t i = 0; i < r.buckets.size(); i++)
-					k.buckets[i] += r.buckets[i];
-				k.hits += r.hits;
-				k.outside += r.outside;
-				k.unavailable += r.unavailable;
-				k.wrong_mode += r.wrong_mode;
-				return;
-			}
-			r.pid = pid;	// its first range of this kind
-		}
-	}
-	kept.push_back(std::move(r));
-}
-
-bool Session::follow(bool maps)
-{
-	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
-	const auto now = std::chrono::steady_clock::now();
-
-	if (system && opts_.user && opts_.attribute &&
-	    now - last_scan_ >= std::chrono::milliseconds(250)) {
-		last_scan_ = now;
-		std::size_t alive = 0;
-		for (const auto &[pid, p] : procs_)
-			alive += p.alive;
-		for (pid_t pid : busy_.scan(getpid()))
-			if (!procs_.count(pid) && alive < kMaxBusyProcesses) {
-				adopt(pid, 0, false);
-				alive++;
-			}
-	}
-	std::vector<pid_t> pids;
-	for (const auto &[pid, p] : procs_)
-		if (p.alive)
-			pids.push_back(pid);
-	bool any = false;
-	const pid_t root = system ? 0 : opts_.pid;
-	for (pid_t pid : pids) {
-		Proc &p = procs_[pid];
-		bool alive = !maps;	// without a read, exits are seen at the next one
-		try {
-			if (maps)
-				alive = follow_maps(p);
-		} catch (const Failure &f) {
-			if (pid == root)
-				throw;
-			skip(p, f.error());
-		}
-		if (!alive) {
-			retire(p);
-			continue;
-		}
-		any = true;
-		if (!opts_.inherit || system)
-			continue;
-		const auto children = children_of(pid);
-		if (pid == root)	// forget those gone, so their pids may be reused
-			std::erase_if(prior_children_, [&](pid_t c) {
-				return !std::binary_search(children.begin(), children.end(), c);
-			});
-		for (pid_t c : children)
-			if (!procs_.count(c) && c != getpid() &&
-			    !(pid == root && prior_children_.count(c)))
-				adopt(c, pid, true);
-	}
-	return system || any;
+	if (it == procs_.end())
+		return false;
+	// A held command was still our fork when start_base() read it.
+	if (std::string comm = read_comm(root_); !comm.empty())
+		it->second.rec.comm = comm;
+	return follow_maps(it->second);
 }
 
 void Session::stop()
@@ -498,6 +368,9 @@ ProfileData Session::snapshot() const
 	d.ranges = retired_;
 	for (const auto &l : live_)
 		d.ranges.push_back(record_of(l));
+	for (const auto &[pid, p] : procs_)
+		for (auto &r : p.sampled.records())
+			d.ranges.push_back(std::move(r));
 	d.processes = processes();
 	return d;
 }

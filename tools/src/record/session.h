@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 // session.h - the set of live profiles covering a target: catch-all,
 // kernel text, module text, and every executable mapping (followed as it
-// changes), per process: the command and the children it starts (found
-// in /proc as they appear, docs/record.md), or under -a the processes
-// that use CPU.
+// changes) of the command or -p process, or system-wide under -a; and the
+// processes the kernel's stream tells of (fork, exec, exit, samples):
+// the target's children, or under -a every process, whose hits are
+// counted from the stream's samples into ranges of their own
+// (sampled_ranges.h, docs/record.md "Following children").
 #pragma once
 
 #include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "record/kernel_modules.h"
@@ -19,6 +23,8 @@
 #include "record/process_tree.h"
 #include "record/profile_device.h"
 #include "record/profile_file.h"
+#include "record/sample_data.h"
+#include "record/sampled_ranges.h"
 
 namespace kprofile::record {
 
@@ -44,7 +50,6 @@ struct SessionOptions {
 	bool kernel = true;		// profile the kernel, when permitted
 	bool kernel_required = false;	// --kernel: refusal is an error
 	bool inherit = true;		// follow the target's children
-	bool attribute = true;		// -a: profile the busy processes' objects
 	std::vector<std::uint8_t> cpus;
 };
 
@@ -57,15 +62,22 @@ public:
 
 	// Create the catch-all and kernel profiles.
 	void start_base();
-	// Profile the executable mappings not seen yet of every followed
-	// process, stop those of unmapped ones, adopt new children (or busy
-	// processes under -a); false when every followed process is gone.
-	// Before start_pending() the profiles are created stopped; after it,
-	// started at once.  With @maps false only new children (and busy
-	// processes) are adopted: the maps of the known ones are re-read on
-	// record's back-off (FollowPacer), children are looked for every
-	// loop turn.
-	bool follow(bool maps = true);
+	// Read the target's maps and profile its executable mappings (the
+	// one scan of /proc at the start); false when it is gone or its maps
+	// cannot be read.  Before start_pending() the profiles are created
+	// stopped; after it, started at once.
+	bool follow_root();
+	// What the stream says, in time order (session_events.cpp): a fork
+	// of a followed process (a child to follow), an exec (its new name,
+	// its maps read again), an exit (its counts kept, its profiles
+	// freed), and a sample, counted for a process without profiles of
+	// its own.  After a batch, end_batch() reads the maps of processes
+	// whose samples fell outside every mapping known to them.
+	void task(const TaskRecord &t);
+	void sample(const SampleRecord &s);
+	void end_batch();
+	// Whether a followed process is still running (always under -a).
+	bool alive() const;
 	// Start every profile created so far, catch-alls first.
 	void start_pending();
 	// Stop everything: object profiles first, catch-alls last, so the
@@ -80,7 +92,6 @@ public:
 	// exec of the target, a lost bucket buffer, a child that could not be
 	// followed); empty when none did.
 	std::vector<std::string> stop_notes() const;
-	std::size_t profile_count() const { return live_.size() + retired_.size(); }
 	// The processes followed so far.
 	std::vector<ProcessRecord> processes() const;
 	// /proc/kallsyms as start_base() read it (empty when the kernel is
@@ -94,14 +105,19 @@ private:
 		RangeRecord meta;	// without buckets; meta.pid: 0 system-wide
 		std::unique_ptr<Profile> profile;
 	};
-	// A followed process.
+	// A followed process: the target, with profiles of its own
+	// (@profiled), or one the stream told of, whose hits are counted
+	// from samples in @sampled.
 	struct Proc {
 		ProcessRecord rec;
-		MapsFollower follower;
+		MapsFollower follower;		// @profiled: mappings with profiles
+		std::vector<Mapping> maps;	// executable mappings, by address
+		std::uint64_t maps_time = 0;	// CLOCK_MONOTONIC ns of their read
 		bool alive = true;
-		// Polls left to re-read the comm after an exec: exec replaces
-		// the mappings before it sets the new comm.
-		int comm_polls = 0;
+		bool profiled = false;
+		bool own_totals = true;		// catch-alls (not under -a)
+		bool reread = false;		// a sample since the read missed them
+		SampledRanges sampled;
 	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
 		 std::uint32_t mode, int object, std::uint64_t offset, const SourceDesc &src,
@@ -111,20 +127,20 @@ private:
 	void add_kernel(pid_t pid);
 	// start_base()'s kernel profiles (when asked for and permitted).
 	void start_kernel(pid_t root);
-	// Follow @pid (a child of @ppid, 0 for none): catch-alls and kernel
-	// when @own_totals (not under -a, whose catch-alls count everyone).
-	void adopt(pid_t pid, pid_t ppid, bool own_totals);
-	// Read @p's maps, profile new mappings, stop unmapped ones; false
-	// when the process is gone.
+	// Read @p's maps; for a profiled one, profile new mappings and stop
+	// unmapped ones.  False when the process is gone.
 	bool follow_maps(Proc &p);
+	// A process the stream named that is not known yet (a child of
+	// @ppid, 0 for none).
+	Proc &sampled_proc(pid_t pid, pid_t ppid, const std::string &comm, bool own_totals);
+	// Count a sample of @p, a process without profiles.
+	void count(Proc &p, const SampleRecord &s);
 	// Leave @p out after @e (a note unless it had just exited).
 	void skip(Proc &p, const Error &e);
 	// @p exited: stop its profiles and keep their counts as records,
 	// freeing the buffers.
 	void retire(Proc &p);
 	RangeRecord record_of(const Live &l) const;
-	// Keep the final counts of an exited process's range.
-	void keep_retired(RangeRecord r, const std::string &comm);
 
 	const Device &dev_;
 	SessionOptions opts_;
@@ -133,13 +149,9 @@ private:
 	std::vector<ObjectRecord> objects_;
 	std::map<std::string, int> object_ids_;
 	std::map<pid_t, Proc> procs_;
-	// -p: the target's children that existed before the recording, which
-	// are not followed (only the children it starts are, as perf's
-	// inherit; the recording's own process is one of them under -p 1).
-	std::set<pid_t> prior_children_;
-	BusyScan busy_;
-	std::chrono::steady_clock::time_point last_scan_{};
+	pid_t root_ = 0;		// the command or -p process; 0 under -a
 	bool kernel_ok_ = false;	// the kernel profiles were permitted
+	std::pair<std::uint64_t, std::uint64_t> text_{};	// _stext.._etext
 	std::vector<KernelSymbolRecord> kallsyms_;
 	std::vector<ModuleText> modules_;	// read once, at start_base()
 	std::vector<std::string> notes_;
@@ -157,11 +169,12 @@ private:
 	std::chrono::steady_clock::time_point stopped_{};
 };
 
-// Keep @r, the final counts of an exited process's range, in @kept: a
-// kernel or module range is summed into an equal one of a process for
-// which @same_comm(pid) holds, if there is one.
-void keep_exited_range(std::vector<RangeRecord> &kept, RangeRecord r,
-		       const std::function<bool(std::int64_t)> &same_comm);
+// The executable mappings of @pid, sorted by address, with the time of
+// the read (CLOCK_MONOTONIC ns, the stream's clock); nullopt when it is
+// gone or its maps cannot be read.
+std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *time);
+// The mapping of @maps (sorted) that holds @addr, or nullptr.
+const Mapping *mapping_at(const std::vector<Mapping> &maps, std::uint64_t addr);
 
 // Kernel symbols worth keeping in a record file: those overlapping a
 // non-zero bucket of a kernel range (sizes computed from the full list).

@@ -104,6 +104,7 @@ public:
 	// One line per broken ring.
 	std::vector<std::string> problems() const;
 	const StreamRequest &request() const { return req_; }
+	int fd() const { return fd_.get(); }
 	std::size_t ring_count() const { return rings_.size(); }
 
 private:

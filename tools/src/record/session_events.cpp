@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+// session_events.cpp - what the kernel's stream tells a recording: the
+// target's forks, execs and exits, and the samples of the processes that
+// have no profiles of their own (docs/record.md, "Following children").
+#include "record/session.h"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <system_error>
+
+namespace kprofile::record {
+
+namespace {
+
+std::uint64_t monotonic_ns()
+{
+	struct timespec ts {};
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
+	       static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+} // namespace
+
+std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *time)
+{
+	std::vector<Mapping> maps;
+
+	try {
+		maps = executable_mappings(read_maps(pid));
+	} catch (const std::system_error &) {
+		return std::nullopt;
+	}
+	if (time)
+		*time = monotonic_ns();
+	std::sort(maps.begin(), maps.end(),
+		  [](const Mapping &a, const Mapping &b) { return a.start < b.start; });
+	return maps;
+}
+
+const Mapping *mapping_at(const std::vector<Mapping> &maps, std::uint64_t addr)
+{
+	auto it = std::upper_bound(maps.begin(), maps.end(), addr,
+				   [](std::uint64_t a, const Mapping &m) { return a < m.start; });
+	if (it == maps.begin() || addr >= std::prev(it)->end)
+		return nullptr;
+	return &*std::prev(it);
+}
+
+Session::Proc &Session::sampled_proc(pid_t pid, pid_t ppid, const std::string &comm,
+				     bool own_totals)
+{
+	Proc &p = procs_[pid];
+
+	// A pid seen before is a new process now (its old one's counts are
+	// kept already: it exited, or it is the pid of an earlier run).
+	if (!p.alive || p.rec.pid != pid)
+		p = Proc();
+	p.rec = {pid, ppid, comm};
+	p.own_totals = own_totals;
+	return p;
+}
+
+void Session::task(const TaskRecord &t)
+{
+	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
+	const pid_t pid = t.pid;
+	auto it = procs_.find(pid);
+
+	switch (t.kind) {
+	case TaskKind::Fork: {
+		// Under -a a process is followed from its first user sample.
+		if (system || pid == root_ || pid == getpid())
+			return;
+		auto parent = procs_.find(t.ppid);
+		if (it != procs_.end() && it->second.alive && it->second.rec.pid == pid &&
+		    !it->second.rec.ppid) {
+			// Its samples came first (a ring read before the
+			// fork's): it is followed already.
+			it->second.rec.ppid = t.ppid;
+			return;
+		}
+		Proc &p = sampled_proc(pid, t.ppid, t.comm, true);
+		// A forked child runs its parent's program until it execs.
+		if (parent != procs_.end()) {
+			p.maps = parent->second.maps;
+			p.maps_time = parent->second.maps_time;
+		}
+		return;
+	}
+	case TaskKind::Exec:
+		if (it == procs_.end() || !it->second.alive)
+			return;
+		it->second.rec.comm = t.comm;
+		// The new program's mappings: read now (the exec woke us).
+		// What the loader maps later is read when a sample misses.
+		if (!follow_maps(it->second) && pid != root_)
+			it->second.maps.clear();
+		return;
+	case TaskKind::Exit:
+		if (it != procs_.end() && it->second.alive)
+			retire(it->second);
+		return;
+	}
+}
+
+void Session::sample(const SampleRecord &s)
+{
+	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
+	const bool user = s.user_mode();
+	auto it = procs_.find(s.pid);
+
+	if (s.pid <= 0 || s.pid == getpid())
+		return;
+	if (it == procs_.end() || !it->second.alive) {
+		// Under -a: a process with user hits gets ranges of its own.
+		// Otherwise a child whose FORK record was lost.
+		if (system && !user)
+			return;
+		Proc &p = sampled_proc(s.pid, 0, read_comm(s.pid), !system);
+		follow_maps(p);
+		it = procs_.find(s.pid);
+	}
+	Proc &p = it->second;
+	if (!p.profiled) {
+		count(p, s);
+		return;
+	}
+	if (user && !mapping_at(p.maps, s.ip) && s.time > p.maps_time)
+		p.reread = true;	// a library mapped since the last read
+}
+
+void Session::count(Proc &p, const SampleRecord &s)
+{
+	const bool user = s.user_mode();
+	RangeRecord r;
+
+	if (user ? !opts_.user : !kernel_ok_)
+		return;
+	r.source = s.source;
+	r.pid = p.rec.pid;
+	r.mode = user ? KPROFILE_MODE_USER : KPROFILE_MODE_KERNEL;
+	if (p.own_totals) {
+		r.kind = RangeKind::CatchAll;
+		r.base = user ? 0 : kKernelBase;
+		r.size = user ? kUserTop : ~0ULL - kKernelBase;
+		r.bucket_shift = kCatchAllShift;
+		if (s.ip >= r.base && s.ip - r.base < r.size)
+			p.sampled.hit(r, s.ip);
+	}
+	if (user) {
+		const Mapping *m = mapping_at(p.maps, s.ip);
+		if (!m) {
+			p.reread |= s.time > p.maps_time;
+			return;
+		}
+		r.kind = RangeKind::Object;
+		r.base = m->start;
+		r.size = m->end - m->start;
+		r.bucket_shift = opts_.bucket_shift;
+		r.object = object_index(m->path.empty() ? "[anon]" : m->path);
+		r.file_offset = m->offset;
+		p.sampled.hit(r, s.ip);
+		return;
+	}
+	if (!p.own_totals)
+		return;	// -a: the system-wide kernel profiles count it
+	r.kind = RangeKind::Kernel;
+	r.bucket_shift = opts_.kernel_bucket_shift;
+	if (s.ip >= text_.first && s.ip < text_.second) {
+		r.base = text_.first;
+		r.size = text_.second - text_.first;
+		p.sampled.hit(r, s.ip);
+		return;
+	}
+	for (const auto &m : modules_) {
+		if (s.ip < m.base || s.ip - m.base >= m.size)
+			continue;
+		r.base = m.base;
+		r.size = m.size;
+		r.object = object_index("[" + m.name + "]");
+		p.sampled.hit(r, s.ip);
+		return;
+	}
+}
+
+void Session::end_batch()
+{
+	for (auto &[pid, p] : procs_)
+		if (p.alive && p.reread && !follow_maps(p) && pid != root_)
+			p.maps.clear();
+}
+
+bool Session::alive() const
+{
+	if (opts_.target == KPROFILE_TARGET_SYSTEM)
+		return true;
+	return std::any_of(procs_.begin(), procs_.end(),
+			   [](const auto &kv) { return kv.second.alive; });
+}
+
+} // namespace kprofile::record

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+// The children's hits counted from the stream's samples (SampledRanges),
+// and the helpers that place a sample in a process's mappings.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include "record/process_view.h"
+#include "record/sampled_ranges.h"
+#include "record/session.h"
+
+using namespace kprofile::record;
+
+namespace {
+
+RangeRecord meta(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
+		 std::int64_t pid)
+{
+	RangeRecord r;
+	r.kind = kind;
+	r.base = base;
+	r.size = size;
+	r.bucket_shift = shift;
+	r.pid = pid;
+	r.file_offset = kind == RangeKind::Object ? 0x1000 : 0;
+	return r;
+}
+
+} // namespace
+
+TEST(RecordTasks, SampledRangesKeepEveryHitInTrimmedRanges)
+{
+	SampledRanges s;
+	const RangeRecord all = meta(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, 42);
+	const RangeRecord obj = meta(RangeKind::Object, 0x555500000000ULL, 0x10000, 4, 42);
+
+	s.hit(all, 0x555500001234ULL);
+	s.hit(all, 0x7f0000000010ULL);
+	s.hit(obj, 0x555500001234ULL);
+	s.hit(obj, 0x555500001238ULL);	// same 16-byte bucket
+	s.hit(obj, 0x555500002000ULL);
+	EXPECT_EQ(s.hits(), 5U);
+	const auto recs = s.records();
+	ASSERT_EQ(recs.size(), 2U);
+
+	// The catch-all: from its first bucket with a hit to its last, not
+	// 65,536 counters.
+	const RangeRecord &c = recs[0];
+	EXPECT_EQ(c.kind, RangeKind::CatchAll);
+	EXPECT_EQ(c.base, 0x555500001234ULL >> 31 << 31);
+	EXPECT_EQ(c.buckets.size(), (0x7f0000000010ULL >> 31) - (0x555500001234ULL >> 31) + 1);
+	EXPECT_LE(c.base + c.size, kUserTop);
+	std::uint64_t sum = 0;
+	for (auto b : c.buckets)
+		sum += b;
+	EXPECT_EQ(sum, 2U);
+	EXPECT_EQ(c.hits, 2U);
+
+	// The object: base and file offset moved with the trim, so each
+	// address still names the same byte of the file.
+	const RangeRecord &o = recs[1];
+	EXPECT_EQ(o.base, 0x555500001230ULL);
+	EXPECT_EQ(o.file_offset, 0x1000U + 0x1230U);
+	ASSERT_EQ(o.buckets.size(), (0x2000U - 0x1230U) / 16 + 1);
+	EXPECT_EQ(o.buckets.front(), 2U);
+	EXPECT_EQ(o.buckets.back(), 1U);
+	EXPECT_EQ(o.bucket_base(o.buckets.size() - 1), 0x555500002000ULL);
+	EXPECT_LE(o.base + o.size, obj.base + obj.size);
+	EXPECT_EQ(o.pid, 42);
+}
+
+TEST(RecordTasks, SampledRangesKeepSourcesAndProcessesApart)
+{
+	SampledRanges s;
+	RangeRecord a = meta(RangeKind::Kernel, 0xffffffff81000000ULL, 0x1000000, 6, 7);
+	RangeRecord b = a;
+	b.source = 3;
+
+	s.hit(a, 0xffffffff81000040ULL);
+	s.hit(b, 0xffffffff81000040ULL);
+	s.hit(b, 0xffffffff81000fffULL);
+	const auto recs = s.records();
+	ASSERT_EQ(recs.size(), 2U);
+	EXPECT_EQ(recs[0].source, 0U);
+	EXPECT_EQ(recs[0].buckets, std::vector<std::uint32_t>{1});
+	EXPECT_EQ(recs[1].source, 3U);
+	EXPECT_EQ(recs[1].buckets.size(), (0xfffU >> 6) - (0x40U >> 6) + 1);
+	EXPECT_EQ(recs[1].hits, 2U);
+}
+
+// A child's ranges are what process_totals() and --pid read: its Hits
+// and Attributed come out as counted.
+TEST(RecordTasks, SampledChildIsAProcessOfTheFile)
+{
+	SampledRanges s;
+	ProfileData d;
+
+	d.processes.push_back({42, 1, "child"});
+	d.objects.push_back({"/bin/child", ""});
+	RangeRecord all = meta(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, 42);
+	RangeRecord obj = meta(RangeKind::Object, 0x400000, 0x1000, 4, 42);
+	obj.object = 0;
+	for (int i = 0; i < 3; i++) {
+		s.hit(all, 0x400100 + i);
+		s.hit(obj, 0x400100 + i);
+	}
+	s.hit(all, 0x7f0000000000ULL);	// in no known mapping
+	d.ranges = s.records();
+	const auto totals = process_totals(d);
+	ASSERT_EQ(totals.size(), 1U);
+	EXPECT_EQ(totals[0].total, 4U);
+	EXPECT_EQ(totals[0].attributed, 3U);
+}
+
+TEST(RecordTasks, MappingAtFindsTheMappingOfAnAddress)
+{
+	std::vector<Mapping> maps = {{0x1000, 0x2000, "r-xp", 0, "/a"},
+				     {0x5000, 0x6000, "r-xp", 0, "/b"}};
+
+	EXPECT_EQ(mapping_at(maps, 0xfff), nullptr);
+	ASSERT_NE(mapping_at(maps, 0x1000), nullptr);
+	EXPECT_EQ(mapping_at(maps, 0x1fff)->path, "/a");
+	EXPECT_EQ(mapping_at(maps, 0x2000), nullptr) << "the end is exclusive";
+	EXPECT_EQ(mapping_at(maps, 0x5800)->path, "/b");
+	EXPECT_EQ(mapping_at(maps, 0x9000), nullptr);
+	EXPECT_EQ(mapping_at({}, 0x1000), nullptr);
+}
+
+TEST(RecordTasks, ReadExecMapsOfThisProcess)
+{
+	std::uint64_t t = 0;
+	auto maps = read_exec_maps(getpid(), &t);
+
+	ASSERT_TRUE(maps.has_value());
+	EXPECT_GT(t, 0U);
+	ASSERT_FALSE(maps->empty());
+	for (std::size_t i = 1; i < maps->size(); i++)
+		EXPECT_LT((*maps)[i - 1].start, (*maps)[i].start) << "sorted by address";
+	const auto *m = mapping_at(*maps, reinterpret_cast<std::uintptr_t>(&mapping_at));
+	ASSERT_NE(m, nullptr) << "this program's text is an executable mapping";
+	EXPECT_FALSE(read_exec_maps(-1, &t).has_value());
+}
