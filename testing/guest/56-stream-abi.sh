@@ -115,8 +115,8 @@ is "$(kv exec_child "$out")" kp-stream-plain "exec: EXEC with the new command na
 gt "$(kv child_before "$out")" 0 && gt "$(kv child_after "$out")" 0 &&
 	ok "exec: the child is sampled before and after a plain exec" ||
 	not_ok "exec: the child is sampled before and after a plain exec" "$out"
-is "$(kv info_flags "$out")/$(kv exit_child "$out")" 0/1 \
-	"exec: a plain exec stops nothing, EXIT follows"
+is "$(kv info_flags "$out")/$(kv exit_child "$out")/$(kv info_poll "$out")" 0/1/1 \
+	"exec: a plain exec stops nothing, EXIT follows (and the fd polls)"
 out=$(kp-stream exec /tmp/kp-stream-suid spin 0.5 2>&1)
 is "$(kv exec_child "$out")" kp-stream-suid "S1: EXEC of the set-user-ID program"
 gt "$(kv child_before "$out")" 0 && ok "S1: the child is sampled before the exec" ||

@@ -28,7 +28,7 @@ RangeRecord meta(RangeKind kind, std::uint64_t base, std::uint64_t size, std::ui
 
 } // namespace
 
-TEST(RecordTasks, SampledRangesKeepEveryHitInTrimmedRanges)
+TEST(RecordTasks, SampledRangesKeepEveryHitInPiecesOverTheirHits)
 {
 	SampledRanges s;
 	const RangeRecord all = meta(RangeKind::CatchAll, 0, kUserTop, kCatchAllShift, 42);
@@ -38,35 +38,52 @@ TEST(RecordTasks, SampledRangesKeepEveryHitInTrimmedRanges)
 	s.hit(all, 0x7f0000000010ULL);
 	s.hit(obj, 0x555500001234ULL);
 	s.hit(obj, 0x555500001238ULL);	// same 16-byte bucket
-	s.hit(obj, 0x555500002000ULL);
-	EXPECT_EQ(s.hits(), 5U);
+	s.hit(obj, 0x555500001260ULL);	// 3 buckets on: the same piece
+	s.hit(obj, 0x555500002000ULL);	// 221 buckets on: a piece of its own
+	EXPECT_EQ(s.hits(), 6U);
 	const auto recs = s.records();
-	ASSERT_EQ(recs.size(), 2U);
+	ASSERT_EQ(recs.size(), 4U);
 
-	// The catch-all: from its first bucket with a hit to its last, not
-	// 65,536 counters.
-	const RangeRecord &c = recs[0];
-	EXPECT_EQ(c.kind, RangeKind::CatchAll);
-	EXPECT_EQ(c.base, 0x555500001234ULL >> 31 << 31);
-	EXPECT_EQ(c.buckets.size(), (0x7f0000000010ULL >> 31) - (0x555500001234ULL >> 31) + 1);
-	EXPECT_LE(c.base + c.size, kUserTop);
-	std::uint64_t sum = 0;
-	for (auto b : c.buckets)
-		sum += b;
-	EXPECT_EQ(sum, 2U);
-	EXPECT_EQ(c.hits, 2U);
+	// The catch-all: a bucket each, not 65,536 counters.
+	EXPECT_EQ(recs[0].kind, RangeKind::CatchAll);
+	EXPECT_EQ(recs[0].base, 0x555500001234ULL >> 31 << 31);
+	EXPECT_EQ(recs[0].buckets, std::vector<std::uint32_t>{1});
+	EXPECT_EQ(recs[1].base, 0x7f0000000010ULL >> 31 << 31);
+	EXPECT_EQ(recs[1].buckets, std::vector<std::uint32_t>{1});
+	EXPECT_EQ(recs[1].hits, 1U);
+	EXPECT_LE(recs[1].base + recs[1].size, kUserTop);
 
-	// The object: base and file offset moved with the trim, so each
+	// The object's pieces: base and file offset moved with them, so each
 	// address still names the same byte of the file.
-	const RangeRecord &o = recs[1];
+	const RangeRecord &o = recs[2];
+	EXPECT_EQ(o.kind, RangeKind::Object);
 	EXPECT_EQ(o.base, 0x555500001230ULL);
+	EXPECT_EQ(o.size, 4U * 16);
 	EXPECT_EQ(o.file_offset, 0x1000U + 0x1230U);
-	ASSERT_EQ(o.buckets.size(), (0x2000U - 0x1230U) / 16 + 1);
-	EXPECT_EQ(o.buckets.front(), 2U);
-	EXPECT_EQ(o.buckets.back(), 1U);
-	EXPECT_EQ(o.bucket_base(o.buckets.size() - 1), 0x555500002000ULL);
-	EXPECT_LE(o.base + o.size, obj.base + obj.size);
+	EXPECT_EQ(o.buckets, (std::vector<std::uint32_t>{2, 0, 0, 1}));
+	EXPECT_EQ(o.hits, 3U);
 	EXPECT_EQ(o.pid, 42);
+	const RangeRecord &o2 = recs[3];
+	EXPECT_EQ(o2.base, 0x555500002000ULL);
+	EXPECT_EQ(o2.file_offset, 0x1000U + 0x2000U);
+	EXPECT_EQ(o2.buckets, std::vector<std::uint32_t>{1});
+	EXPECT_LE(o2.base + o2.size, obj.base + obj.size);
+}
+
+// The kernel text's hits of a child spread over 14 MB cost a bucket or so
+// each, not the 220,000 counters from the first to the last (a thousand
+// children ran a recording out of memory).
+TEST(RecordTasks, SampledKernelHitsFarApartStaySmall)
+{
+	SampledRanges s;
+	const RangeRecord text = meta(RangeKind::Kernel, 0xffffffff81000000ULL, 14 << 20, 6, 7);
+
+	s.hit(text, 0xffffffff81000040ULL);
+	s.hit(text, 0xffffffff81d00000ULL);
+	std::size_t counters = 0;
+	for (const auto &r : s.records())
+		counters += r.buckets.size();
+	EXPECT_EQ(counters, 2U);
 }
 
 TEST(RecordTasks, SampledRangesKeepSourcesAndProcessesApart)

@@ -344,16 +344,21 @@ void Run::start()
 	session_ = std::make_unique<Session>(dev_, so);
 	try {
 		session_->start_base();
-		samples_ = std::make_unique<SampleRecorder>(dev_, sample_options(so));
-		Session *s = session_.get();
-		samples_->observe({[s](const TaskRecord &t) { s->task(t); },
-				   [s](const SampleRecord &r) { s->sample(r); },
-				   [s] { s->end_batch(); }});
+		// The stream after the profiles have started: a refused start
+		// says why (START_EX), whichever of them is the larger.
+		auto start_stream = [&](pid_t root) {
+			samples_ = std::make_unique<SampleRecorder>(dev_, sample_options(so));
+			Session *s = session_.get();
+			samples_->observe({[s](const TaskRecord &t) { s->task(t); },
+					   [s](const SampleRecord &r) { s->sample(r); },
+					   [s] { s->end_batch(); }});
+			samples_->start(args_.call_graph ? root : 0);
+		};
 		if (cmd_) {
 			cmd_->exec();
 			session_->follow_root();
 			session_->start_pending();
-			samples_->start(args_.call_graph ? cmd_->pid() : 0);
+			start_stream(cmd_->pid());
 			cmd_->resume();
 		} else if (!session_->follow_root() && !args_.system) {
 			if (!process_alive(args_.pid))
@@ -363,7 +368,12 @@ void Run::start()
 						   "or run as root"}));
 		} else {
 			session_->start_pending();
-			samples_->start(args_.system || !args_.call_graph ? 0 : args_.pid);
+			start_stream(args_.system ? 0 : args_.pid);
+			// From here its exit is an EXIT record; one before it is
+			// seen here, or the loop would wait for a record never
+			// written.
+			if (!args_.system && !still_running(args_.pid))
+				throw Failure(gone());
 		}
 	} catch (const Failure &f) {
 		// -p: a target that exits during setup makes a profile request

@@ -36,19 +36,27 @@ std::vector<RangeRecord> SampledRanges::records() const
 	std::vector<RangeRecord> out;
 
 	for (const auto &r : ranges_) {
-		if (r.counts.empty())
-			continue;
-		RangeRecord rec = r.meta;
-		const std::uint64_t first = r.counts.begin()->first;
-		const std::uint64_t last = r.counts.rbegin()->first;
-		const std::uint64_t skip = first << rec.bucket_shift;
-		rec.base += skip;
-		rec.file_offset += rec.kind == RangeKind::Object ? skip : 0;
-		rec.size = std::min(rec.size - skip, (last - first + 1) << rec.bucket_shift);
-		rec.buckets.assign(last - first + 1, 0);
-		for (const auto &[b, n] : r.counts)
-			rec.buckets[b - first] = n;
-		out.push_back(std::move(rec));
+		auto it = r.counts.begin();
+		while (it != r.counts.end()) {
+			// One piece: buckets with hits no more than kGap apart.
+			auto last = it, next = std::next(it);
+			while (next != r.counts.end() && next->first - last->first <= kGap)
+				last = next++;
+			RangeRecord rec = r.meta;
+			const std::uint64_t first = it->first;
+			const std::uint64_t skip = first << rec.bucket_shift;
+			rec.base += skip;
+			rec.file_offset += rec.kind == RangeKind::Object ? skip : 0;
+			rec.size = std::min(rec.size - skip,
+					    (last->first - first + 1) << rec.bucket_shift);
+			rec.buckets.assign(last->first - first + 1, 0);
+			rec.hits = 0;
+			for (; it != next; ++it) {
+				rec.buckets[it->first - first] = it->second;
+				rec.hits += it->second;
+			}
+			out.push_back(std::move(rec));
+		}
 	}
 	return out;
 }

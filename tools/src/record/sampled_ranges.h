@@ -6,10 +6,11 @@
 // source, mode) as a profile would have counted them.
 //
 // Only the buckets that have hits are kept while recording (a short child
-// of a build has a handful), and a range is written covering just those:
-// from its first bucket with a hit to its last (base and file offset
-// moved with it), so a thousand children cost kilobytes, not the 2 GiB
-// catch-all's 65,536 counters each.
+// of a build has a handful), and a range is written as pieces covering
+// just those: each from a bucket with hits to the last one that follows
+// within kGap buckets (base and file offset moved with it), so a thousand
+// children cost kilobytes, not the catch-all's 65,536 counters or the
+// kernel text's 220,000 each.
 #pragma once
 
 #include <cstdint>
@@ -26,9 +27,12 @@ public:
 	// base, size, bucket_shift, object, file_offset, pid; no buckets).
 	// @ip must be inside it.
 	void hit(const RangeRecord &meta, std::uint64_t ip);
-	// The ranges with their hits, each trimmed to its buckets with hits,
-	// in the order they were first hit.
+	// The ranges with their hits, as pieces over their buckets with
+	// hits, in the order the ranges were first hit (each range's pieces
+	// by address).
 	std::vector<RangeRecord> records() const;
+	// Buckets with hits at most this far apart share a piece.
+	static constexpr std::uint64_t kGap = 64;
 	std::uint64_t hits() const { return hits_; }
 
 private:

@@ -377,7 +377,10 @@ static void print_info(const char *p, const struct stream *s)
 	       (unsigned long long)s->info.untracked);
 	printf("%sinfo_not_dumpable=%llu\n", p,
 	       (unsigned long long)s->info.not_dumpable);
-	printf("%sinfo_flags=%u\n", p, s->info.flags);
+	printf("%sinfo_flags=%u\n", p,
+	       s->info.flags & ~KPROFILE_STREAM_INFO_POLL);
+	printf("%sinfo_poll=%u\n", p,
+	       !!(s->info.flags & KPROFILE_STREAM_INFO_POLL));
 }
 
 static void print_tally(const char *p, const struct tally *t)
