@@ -71,8 +71,10 @@ public:
 	// of a followed process (a child to follow), an exec (its new name,
 	// its maps read again), an exit (its counts kept, its profiles
 	// freed), and a sample, counted for a process without profiles of
-	// its own.  After a batch, end_batch() reads the maps of processes
-	// whose samples fell outside every mapping known to them.
+	// its own, or of the target in a mapping it has no profile of (one
+	// mapped after the start).  A sample outside every mapping known to
+	// its process, taken after their last read, reads them again (once
+	// a drain: end_batch()).
 	void task(const TaskRecord &t);
 	void sample(const SampleRecord &s);
 	void end_batch();
@@ -116,7 +118,14 @@ private:
 		bool alive = true;
 		bool profiled = false;
 		bool own_totals = true;		// catch-alls (not under -a)
-		bool reread = false;		// a sample since the read missed them
+		bool read_in_batch = false;	// maps read for a sample this drain
+		// @profiled: the ranges of its object profiles, and the
+		// stream's clock after each was stopped (~0 while it runs):
+		// a sample there and then was counted by the kernel.
+		struct Counted {
+			std::uint64_t start, end, stop;
+		};
+		std::vector<Counted> counted;
 		SampledRanges sampled;
 	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
@@ -127,9 +136,11 @@ private:
 	void add_kernel(pid_t pid);
 	// start_base()'s kernel profiles (when asked for and permitted).
 	void start_kernel(pid_t root);
-	// Read @p's maps; for a profiled one, profile new mappings and stop
-	// unmapped ones.  False when the process is gone.
-	bool follow_maps(Proc &p);
+	// Read @p's maps; for a profiled one, stop the profiles of unmapped
+	// ones, and with @profile_fresh (the start) profile new mappings:
+	// those mapped later are counted from samples.  False when the
+	// process is gone.
+	bool follow_maps(Proc &p, bool profile_fresh = false);
 	// A process the stream named that is not known yet (a child of
 	// @ppid, 0 for none).
 	Proc &sampled_proc(pid_t pid, pid_t ppid, const std::string &comm, bool own_totals);
@@ -169,6 +180,8 @@ private:
 	std::chrono::steady_clock::time_point stopped_{};
 };
 
+// CLOCK_MONOTONIC in ns: the clock of the stream's records.
+std::uint64_t monotonic_ns();
 // The executable mappings of @pid, sorted by address, with the time of
 // the read (CLOCK_MONOTONIC ns, the stream's clock); nullopt when it is
 // gone or its maps cannot be read.

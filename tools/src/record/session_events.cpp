@@ -12,8 +12,6 @@
 
 namespace kprofile::record {
 
-namespace {
-
 std::uint64_t monotonic_ns()
 {
 	struct timespec ts {};
@@ -22,8 +20,6 @@ std::uint64_t monotonic_ns()
 	return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
 	       static_cast<std::uint64_t>(ts.tv_nsec);
 }
-
-} // namespace
 
 std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *time)
 {
@@ -124,13 +120,7 @@ void Session::sample(const SampleRecord &s)
 		follow_maps(p);
 		it = procs_.find(s.pid);
 	}
-	Proc &p = it->second;
-	if (!p.profiled) {
-		count(p, s);
-		return;
-	}
-	if (user && !mapping_at(p.maps, s.ip) && s.time > p.maps_time)
-		p.reread = true;	// a library mapped since the last read
+	count(it->second, s);
 }
 
 void Session::count(Proc &p, const SampleRecord &s)
@@ -140,10 +130,20 @@ void Session::count(Proc &p, const SampleRecord &s)
 
 	if (user ? !opts_.user : !kernel_ok_)
 		return;
+	if (p.profiled) {
+		// The target's profiles counted its kernel hits and those in
+		// the mappings it had at the start; the rest of its user hits
+		// are counted here, by mapping.
+		if (!user)
+			return;
+		for (const auto &c : p.counted)
+			if (s.ip >= c.start && s.ip < c.end && s.time < c.stop)
+				return;
+	}
 	r.source = s.source;
 	r.pid = p.rec.pid;
 	r.mode = user ? KPROFILE_MODE_USER : KPROFILE_MODE_KERNEL;
-	if (p.own_totals) {
+	if (p.own_totals && !p.profiled) {
 		r.kind = RangeKind::CatchAll;
 		r.base = user ? 0 : kKernelBase;
 		r.size = user ? kUserTop : ~0ULL - kKernelBase;
@@ -153,10 +153,16 @@ void Session::count(Proc &p, const SampleRecord &s)
 	}
 	if (user) {
 		const Mapping *m = mapping_at(p.maps, s.ip);
-		if (!m) {
-			p.reread |= s.time > p.maps_time;
-			return;
+		if (!m && s.time > p.maps_time && !p.read_in_batch) {
+			// Mapped since the last read (the loader, dlopen):
+			// read now, once a drain (an address a read after the
+			// sample did not find is in no mapping).
+			p.read_in_batch = true;
+			follow_maps(p);
+			m = mapping_at(p.maps, s.ip);
 		}
+		if (!m)
+			return;
 		r.kind = RangeKind::Object;
 		r.base = m->start;
 		r.size = m->end - m->start;
@@ -190,8 +196,7 @@ void Session::count(Proc &p, const SampleRecord &s)
 void Session::end_batch()
 {
 	for (auto &[pid, p] : procs_)
-		if (p.alive && p.reread && !follow_maps(p) && pid != root_)
-			p.maps.clear();
+		p.read_in_batch = false;
 }
 
 bool Session::alive() const
