@@ -188,7 +188,7 @@ void Session::skip(Proc &p, const Error &e)
 					       p.rec.comm, e.what));
 }
 
-bool Session::follow_maps(Proc &p, bool profile_fresh)
+bool Session::follow_maps(Proc &p)
 {
 	const pid_t pid = static_cast<pid_t>(p.rec.pid);
 	auto maps = read_exec_maps(pid, &p.maps_time);
@@ -198,36 +198,6 @@ bool Session::follow_maps(Proc &p, bool profile_fresh)
 		return still_running(pid);	// EACCES for a moment; a zombie
 	}
 	p.maps = std::move(*maps);
-	if (!opts_.user || !p.profiled)
-		return true;
-	const auto fresh = p.follower.update(p.maps);
-	for (const auto &g : p.follower.gone()) {
-		for (auto &l : live_)
-			if (l.meta.pid == pid && l.meta.kind == RangeKind::Object &&
-			    l.meta.base == g.start && l.meta.size == g.end - g.start)
-				l.profile->stop();
-		// Its samples from now on are no profile's (a new mapping
-		// there is counted from samples); the clock after the stop.
-		for (auto &c : p.counted)
-			if (c.start == g.start && c.end == g.end && c.stop == ~0ULL)
-				c.stop = monotonic_ns();
-	}
-	if (!profile_fresh)
-		return true;	// mapped later: counted from samples (count())
-	for (const auto &m : fresh) {
-		p.counted.push_back({m.start, m.end, ~0ULL});
-		const int obj = object_index(m.path.empty() ? "[anon]" : m.path);
-		for (const auto &s : opts_.sources) {
-			try {
-				add(RangeKind::Object, m.start, m.end - m.start, opts_.bucket_shift,
-				    KPROFILE_MODE_USER, obj, m.offset, s, pid);
-			} catch (const Failure &f) {
-				if (f.error().err == ESRCH)
-					return false;
-				throw;
-			}
-		}
-	}
 	return true;
 }
 
@@ -270,7 +240,7 @@ bool Session::follow_root()
 	// A held command was still our fork when start_base() read it.
 	if (std::string comm = read_comm(root_); !comm.empty())
 		it->second.rec.comm = comm;
-	return follow_maps(it->second, true);
+	return follow_maps(it->second);
 }
 
 void Session::stop()

@@ -107,25 +107,18 @@ private:
 		RangeRecord meta;	// without buckets; meta.pid: 0 system-wide
 		std::unique_ptr<Profile> profile;
 	};
-	// A followed process: the target, with profiles of its own
-	// (@profiled), or one the stream told of, whose hits are counted
-	// from samples in @sampled.
+	// A followed process: the target, whose catch-all and kernel
+	// profiles are its own (@profiled), or one the stream told of.  The
+	// hits of every one by mapping, and a child's totals and kernel
+	// hits, are counted from samples in @sampled.
 	struct Proc {
 		ProcessRecord rec;
-		MapsFollower follower;		// @profiled: mappings with profiles
 		std::vector<Mapping> maps;	// executable mappings, by address
 		std::uint64_t maps_time = 0;	// CLOCK_MONOTONIC ns of their read
 		bool alive = true;
 		bool profiled = false;
 		bool own_totals = true;		// catch-alls (not under -a)
 		bool read_in_batch = false;	// maps read for a sample this drain
-		// @profiled: the ranges of its object profiles, and the
-		// stream's clock after each was stopped (~0 while it runs):
-		// a sample there and then was counted by the kernel.
-		struct Counted {
-			std::uint64_t start, end, stop;
-		};
-		std::vector<Counted> counted;
 		SampledRanges sampled;
 	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
@@ -136,11 +129,8 @@ private:
 	void add_kernel(pid_t pid);
 	// start_base()'s kernel profiles (when asked for and permitted).
 	void start_kernel(pid_t root);
-	// Read @p's maps; for a profiled one, stop the profiles of unmapped
-	// ones, and with @profile_fresh (the start) profile new mappings:
-	// those mapped later are counted from samples.  False when the
-	// process is gone.
-	bool follow_maps(Proc &p, bool profile_fresh = false);
+	// Read @p's executable mappings.  False when the process is gone.
+	bool follow_maps(Proc &p);
 	// A process the stream named that is not known yet (a child of
 	// @ppid, 0 for none).
 	Proc &sampled_proc(pid_t pid, pid_t ppid, const std::string &comm, bool own_totals);

@@ -130,16 +130,13 @@ void Session::count(Proc &p, const SampleRecord &s)
 
 	if (user ? !opts_.user : !kernel_ok_)
 		return;
-	if (p.profiled) {
-		// The target's profiles counted its kernel hits and those in
-		// the mappings it had at the start; the rest of its user hits
-		// are counted here, by mapping.
-		if (!user)
-			return;
-		for (const auto &c : p.counted)
-			if (s.ip >= c.start && s.ip < c.end && s.time < c.stop)
-				return;
-	}
+	// The target's profiles count its totals and its kernel hits; its
+	// user hits are counted here by mapping, as a child's, in the order
+	// of its execs (an exec's old program's profile would go on counting
+	// the new one until record saw the exec: busybox and a static
+	// program share 0x400000).
+	if (p.profiled && !user)
+		return;
 	r.source = s.source;
 	r.pid = p.rec.pid;
 	r.mode = user ? KPROFILE_MODE_USER : KPROFILE_MODE_KERNEL;
