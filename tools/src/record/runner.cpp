@@ -353,6 +353,11 @@ void Run::start()
 					   [s](const SampleRecord &r) { s->sample(r); },
 					   [s] { s->end_batch(); }});
 			samples_->start(args_.call_graph ? root : 0);
+			// An exec of the target before the stream started has no
+			// EXEC record (a command not held by ptrace runs on):
+			// read its maps and name again.
+			if (root)
+				session_->follow_root();
 		};
 		if (cmd_) {
 			cmd_->exec();
