@@ -286,12 +286,12 @@ static void kp_follow_exec(struct kunit *test)
 }
 
 /* What poll() on the stream fd reports. */
-static __poll_t poll_of(struct kp_stream *st)
+static unsigned int poll_of(struct kp_stream *st)
 {
 	struct file file = { .private_data = st };
 
 	kp_stream_wake_sync(st);	/* the queued wake-up has run */
-	return kp_stream_poll(&file, NULL);
+	return (__force unsigned int)kp_stream_poll(&file, NULL);
 }
 
 /*
@@ -316,7 +316,8 @@ static void kp_follow_poll(struct kunit *test)
 			1U);
 	KUNIT_EXPECT_EQ(test, poll_of(st), 0U);
 	kp_stream_exit(set, c, true);
-	KUNIT_EXPECT_EQ(test, poll_of(st), (__poll_t)(EPOLLIN | EPOLLRDNORM));
+	KUNIT_EXPECT_EQ(test, poll_of(st),
+			(__force unsigned int)(EPOLLIN | EPOLLRDNORM));
 	KUNIT_EXPECT_EQ(test, poll_of(st), 0U);
 	KUNIT_EXPECT_TRUE(test, kp_str_info(st).flags &
 			  KPROFILE_STREAM_INFO_POLL);
