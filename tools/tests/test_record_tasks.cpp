@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "record/process_view.h"
+#include "record/sample_recorder.h"
 #include "record/sampled_ranges.h"
 #include "record/session.h"
 
@@ -156,4 +157,46 @@ TEST(RecordTasks, ReadExecMapsOfThisProcess)
 	const auto *m = mapping_at(*maps, reinterpret_cast<std::uintptr_t>(&mapping_at));
 	ASSERT_NE(m, nullptr) << "this program's text is an executable mapping";
 	EXPECT_FALSE(read_exec_maps(-1, &t).has_value());
+}
+
+// A drain passes on the records stamped up to the time it began, that
+// time included: on a guest whose clock ticks in 4 ms steps, the EXEC
+// that woke poll() has the drain's very time, and was held back until the
+// next wake-up, the program's exit, when its maps could no longer be read
+// (debugvm 50-record: `sh -c 'spin 1'` all "outside the profiled
+// objects").  Later ones wait, in time order across the rings.
+TEST(RecordTasks, ARecordOfTheDrainsOwnTimeIsDue)
+{
+	auto task = [](TaskKind k, std::uint64_t t, std::int32_t pid) {
+		TaskRecord r;
+		r.kind = k;
+		r.time = t;
+		r.pid = pid;
+		return StreamRecord(r);
+	};
+	auto sample = [](std::uint64_t t, std::int32_t pid) {
+		SampleRecord s;
+		s.time = t;
+		s.pid = pid;
+		return StreamRecord(s);
+	};
+	// Ring 0 first, then ring 1.
+	std::vector<StreamRecord> held = {sample(4000, 7), task(TaskKind::Exit, 8000, 7),
+					  task(TaskKind::Fork, 2000, 7), task(TaskKind::Exec, 4000, 7),
+					  sample(8001, 7)};
+
+	ASSERT_EQ(order_due_records(held, 4000), 3U);
+	auto time_of = [](const StreamRecord &r) {
+		return std::visit([](const auto &x) { return x.time; }, r);
+	};
+	EXPECT_EQ(time_of(held[0]), 2000U);
+	// Records of the same time keep the order they were read in.
+	EXPECT_EQ(std::get<SampleRecord>(held[1]).time, 4000U);
+	ASSERT_TRUE(std::holds_alternative<TaskRecord>(held[2]));
+	EXPECT_EQ(std::get<TaskRecord>(held[2]).kind, TaskKind::Exec);
+	EXPECT_EQ(time_of(held[3]), 8000U);
+	EXPECT_EQ(time_of(held[4]), 8001U);
+	held.erase(held.begin(), held.begin() + 3);
+	EXPECT_EQ(order_due_records(held, 7999), 0U);
+	EXPECT_EQ(order_due_records(held, ~0ULL), 2U);
 }

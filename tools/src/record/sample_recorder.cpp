@@ -74,19 +74,29 @@ bool SampleRecorder::cpu_wanted(std::uint32_t cpu) const
 	return cpu / 8 < opts_.cpus.size() && (opts_.cpus[cpu / 8] >> (cpu % 8) & 1);
 }
 
+std::size_t order_due_records(std::vector<StreamRecord> &held, std::uint64_t until)
+{
+	auto time_of = [](const StreamRecord &r) {
+		return std::visit([](const auto &x) { return x.time; }, r);
+	};
+	std::stable_sort(held.begin(), held.end(), [&](const StreamRecord &a, const StreamRecord &b) {
+		return time_of(a) < time_of(b);
+	});
+	// At @until itself too: where the clock ticks coarsely (a guest's
+	// jiffies clocksource: 4 ms steps), the record that woke poll() has
+	// the drain's own time, and no later wake-up may come for it (an
+	// exec's EXEC held until its exit, when its maps are gone).
+	return static_cast<std::size_t>(
+		std::partition_point(held.begin(), held.end(),
+				     [&](const StreamRecord &r) { return time_of(r) <= until; }) -
+		held.begin());
+}
+
 void SampleRecorder::take(std::uint64_t until)
 {
 	// Rings are drained one after the other: put the records in time
 	// order first, so a fork is seen before its child's exec.
-	auto time_of = [](const StreamRecord &r) {
-		return std::visit([](const auto &x) { return x.time; }, r);
-	};
-	std::stable_sort(held_.begin(), held_.end(),
-			 [&](const StreamRecord &a, const StreamRecord &b) {
-				 return time_of(a) < time_of(b);
-			 });
-	auto end = std::partition_point(held_.begin(), held_.end(),
-					[&](const StreamRecord &r) { return time_of(r) < until; });
+	auto end = held_.begin() + static_cast<std::ptrdiff_t>(order_due_records(held_, until));
 	for (auto it = held_.begin(); it != end; ++it) {
 		if (auto *t = std::get_if<TaskRecord>(&*it)) {
 			if (observer_.task)

@@ -59,9 +59,9 @@ public:
 	// Start the stream and read the target's maps (@root; 0 for none).
 	void start(pid_t root);
 	// Drain the rings, and pass on what they held in time order: the
-	// records stamped before the drain began (a record of a ring read
-	// earlier in the drain may still come with an earlier time; later
-	// ones wait for the next drain).  Follow forks and execs; read maps
+	// records stamped at or before the time the drain began (a record
+	// of a ring read earlier in the drain may still come with an earlier
+	// time; later ones wait for the next drain).  Follow forks and execs; read maps
 	// samples need (-g).
 	void drain();
 	// The stream fd: poll() it for POLLIN between drains.
@@ -83,9 +83,9 @@ public:
 	std::uint32_t mode() const { return mode_; }
 
 private:
-	// Apply the records of one drain up to @until (ns; all with ~0) to
-	// the maps book and the observer, and keep them (-g); the later ones
-	// stay in @held_.
+	// Apply the records drained so far up to @until (ns, inclusive; all
+	// with ~0) to the maps book and the observer, and keep them (-g);
+	// the later ones stay in @held_ (order_due_records()).
 	void take(std::uint64_t until);
 	bool cpu_wanted(std::uint32_t cpu) const;
 
@@ -102,6 +102,13 @@ private:
 	std::vector<std::string> problems_;
 	std::uint64_t lost_ = 0, untracked_ = 0, not_dumpable_ = 0, filtered_ = 0;
 };
+
+// Put @held (the records of drains, not passed on yet) in time order and
+// return how many of them, from the first, are due: stamped at or before
+// @until, the time a drain began.  A later one was written after that
+// drain began, so the wake-up that goes with it (an exec's, an exit's,
+// the watermark's) is still to come: it waits for the next drain.
+std::size_t order_due_records(std::vector<StreamRecord> &held, std::uint64_t until);
 
 // The symbols worth keeping for sampled kernel frames: those of @all
 // (sorted by address, sizes known or to the next symbol) that hold one of
