@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 57-children: record follows every child from the kernel's records (the
-# stream's FORK/EXEC/EXIT, issue 22): `forkstorm` starts 1,000 children one
+# stream's FORK/EXEC/EXIT, issue 22): `forkstorm` starts 300 children one
 # after another, each living under a millisecond (0.5 ms of CPU time, a
 # fourth of them after an exec under another name), at -F 8000 (0.122 ms).
 # Every child must be in the process table (none missed), and its Hits
@@ -22,7 +22,10 @@ cd /tmp || exit 1
 
 json() { kp-json "$1" "$2" 2>/dev/null; }
 
-N=1000
+# 300, not the issue's 1,000: 1,000 took 224 s of the debug
+# kernel's layer at load, and polling /proc every 20 ms missed most of
+# 300 as surely.
+N=300
 ln -sf "$(command -v forkstorm)" /tmp/stormexec
 kprofile record -g -F 8000 -o storm.data -- forkstorm $N 500 /tmp/stormexec \
 	>storm.out 2>storm.err
