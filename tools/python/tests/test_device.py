@@ -174,10 +174,22 @@ class DeviceTest(unittest.TestCase):
     # --- thread profiling ------------------------------------------------
 
     def test_thread_profiling_counts_switches_and_cycles(self):
+        # Sleep until the kernel has switched this thread out five times:
+        # a sleep whose timer fires before schedule() (a 4 ms tick under
+        # TCG's debug kernel) does not switch.
+        def switches():
+            with open("/proc/thread-self/status") as f:
+                return sum(int(line.split()[1]) for line in f
+                           if line.startswith(("voluntary_ctxt_switches:",
+                                               "nonvoluntary_ctxt_switches:")))
         with self.dev.thread_enable() as tp:
-            for _ in range(5):
-                time.sleep(0.002)  # each sleep switches out and back in
+            before = switches()
+            for _ in range(100):
+                time.sleep(0.002)
+                if switches() - before >= 5:
+                    break
             d = tp.read()
+        self.assertGreaterEqual(switches() - before, 5)
         self.assertGreaterEqual(d.context_switches, 5)
         self.assertGreater(d.cycle_time, 0)
         self.assertEqual(d.threads, 1)
