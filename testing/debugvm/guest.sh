@@ -11,11 +11,11 @@
 #   stress    8 threads churning profiles for CHURN_SECONDS while CPU 1
 #             goes offline and online in a loop
 #   modcycle  MOD_CYCLES insmod/rmmod cycles with every kind of object live
-#   pmu       on the emulated-PMU machine (run.sh --pmu): counter
-#             sources sampling through the PMI with user and kernel call
+#   pmu       on the emulated-PMU machine (run.sh --pmu): a counter
+#             source sampling through the PMI, with and without call
 #             stacks, then beside perf (EBUSY while kprofile holds a
-#             counter; perf's own PMIs while kprofile's sources run): every
-#             PMI kprofile takes is a hit or a counted loss
+#             counter; perf's own PMIs beside a kprofile recording); no
+#             NMI of unknown reason
 #   leak      kmemleak scan, rmmod kprofile, second scan
 # and prints, after the suite's stream, a second TAP stream between the
 # lines KP-DEBUGVM-BEGIN and KP-DEBUGVM-END: one result per check.
