@@ -12,7 +12,7 @@ if ! have_tool; then
 	skip "kprofile record/report" "tool not built"
 	exit 0
 fi
-plan 86
+plan 94
 cd /tmp || exit 1
 
 # json FILE PATH: a value from a JSON file (empty when absent).
@@ -70,6 +70,18 @@ expect_top "spin-lib exe" exe.data "kpspin::Spinner::hot_loop(unsigned long)" sp
 # 3. A shared library's function (libkpspin.so is mapped after exec).
 check "record -- spin-lib lib 3 exits 0" kprofile record -o lib.data -- spin-lib lib 3
 expect_top "spin-lib lib" lib.data kp_lib_spin_hot libkpspin.so
+
+# 3b. A library the loader maps after exec, in a program that exits before
+# record is woken (300 samples, under a quarter of a ring): record learns
+# of the mapping from the kernel's MMAP2 record (side_band.h), not from
+# /proc/PID/maps, which is gone when it drains at the exit.
+check "record -- spin-lib lib 0.3 exits 0" kprofile record -o short.data -- spin-lib lib 0.3
+rec_err=$_kp_out
+unlike "$rec_err" "mappings are read from /proc" "root's record learns of mappings from the kernel"
+expect_top "spin-lib lib 0.3" short.data kp_lib_spin_hot libkpspin.so
+check "record -g -- spin-lib lib 0.05 exits 0" kprofile record -g -o short-g.data -- spin-lib lib 0.05
+kprofile report -i short-g.data --json >short-g.json 2>&1
+is "$(json short-g.json rows.0.symbol)" kp_lib_spin_hot "-g: the short program's top symbol is kp_lib_spin_hot"
 
 # 4. A running process.
 spin 60 >/dev/null &

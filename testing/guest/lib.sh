@@ -99,6 +99,15 @@ like() {
 	fi
 }
 
+# unlike GOT ERE DESC: GOT does not match ERE.
+unlike() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		not_ok "$3" "'$1' matches /$2/"
+	else
+		ok "$3"
+	fi
+}
+
 # kv KEY TEXT: the value of a "key=value" line in TEXT.
 kv() { printf '%s\n' "$2" | sed -n "s/^$1=//p" | head -n1; }
 

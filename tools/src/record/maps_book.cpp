@@ -92,8 +92,56 @@ bool MapsBook::read(pid_t pid, bool force)
 	return true;
 }
 
-void MapsBook::exec(pid_t pid, std::uint64_t time)
+int MapsBook::copy_snapshot(int from, pid_t pid, std::uint64_t time)
 {
+	PathSnapshot s = snaps_[static_cast<std::size_t>(from)];
+
+	s.snap.pid = pid;
+	s.snap.time = time;
+	snaps_.push_back(std::move(s));
+	windows_.push_back({time, time});
+	return static_cast<int>(snaps_.size() - 1);
+}
+
+void MapsBook::map(const MapRecord &m)
+{
+	auto it = procs_.find(m.pid);
+
+	if (m.exec || it == procs_.end() || it->second.dead || it->second.last < 0)
+		return;	// an exec's mappings follow; an unknown pid is read at need
+	Proc &p = it->second;
+	// Mappings of a snapshot no sample has needed yet change in place.
+	if (p.sampled) {
+		p.last = copy_snapshot(p.last, m.pid, m.time);
+		p.sampled = false;
+	}
+	PathSnapshot &s = snaps_[static_cast<std::size_t>(p.last)];
+	std::vector<Mapping> maps;
+	for (std::size_t i = 0; i < s.snap.mappings.size(); i++) {
+		const auto &x = s.snap.mappings[i];
+		maps.push_back({x.start, x.end, "r-xp", x.offset, s.paths[i]});
+	}
+	apply_mapping(maps, m.mapping);
+	s.snap.mappings.clear();
+	s.paths.clear();
+	for (const auto &x : maps) {
+		s.snap.mappings.push_back({x.start, x.end, x.offset, -1});
+		s.paths.push_back(x.path.empty() ? "[anon]" : x.path);
+	}
+}
+
+void MapsBook::exec(pid_t pid, std::uint64_t time, const std::string &comm)
+{
+	if (auto it = procs_.find(pid); fed_ && it != procs_.end() && it->second.fed &&
+	    it->second.last >= 0 && !it->second.dead) {
+		// After @time: the snapshot belongs to the new program
+		// (sample_symbols.cpp counts the execs strictly before it).
+		Proc &p = it->second;
+		p.last = copy_snapshot(p.last, pid, time + 1);
+		snaps_[static_cast<std::size_t>(p.last)].snap.comm = comm;
+		p.sampled = false;
+		return;
+	}
 	// A read that overlapped the exec may show either program: it cannot
 	// be placed before or after it, so it is dropped.
 	for (std::size_t i = 0; i < snaps_.size();) {
@@ -114,11 +162,22 @@ void MapsBook::exec(pid_t pid, std::uint64_t time)
 	read(pid, true);
 }
 
-void MapsBook::fork(pid_t child)
+void MapsBook::fork(pid_t child, pid_t parent, std::uint64_t time)
 {
+	auto from = procs_.find(parent);
+	const bool copy = fed_ && parent && from != procs_.end() && from->second.fed &&
+			  from->second.last >= 0;
+	const int last = copy ? from->second.last : -1;
 	Proc &p = procs_[child];
 
 	p.dead = false;
+	p.sampled = false;
+	if (copy) {
+		p.fed = true;
+		p.last = copy_snapshot(last, child, time);
+		return;
+	}
+	p.fed = false;
 	read(child, true);
 }
 
@@ -139,6 +198,9 @@ void MapsBook::need(pid_t pid, std::uint64_t addr, std::uint64_t time)
 	Proc &p = it->second;
 	if (p.dead)
 		return;
+	p.sampled = true;
+	if (p.fed && fed_)
+		return;	// the side band told of every mapping it has
 	if (p.last >= 0) {
 		const auto &maps = snaps_[p.last].snap.mappings;
 		auto m = std::upper_bound(maps.begin(), maps.end(), addr,

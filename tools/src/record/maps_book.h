@@ -14,6 +14,13 @@
 // Each read that changed something is a snapshot with its time; report
 // picks the snapshot of the program that ran at a sample's time
 // (sample_symbols.h).
+//
+// With the kernel's side band (side_band.h), a process known from the
+// start or from a FORK record is not read again: each MMAP2 record makes
+// the next snapshot, a fork copies its parent's, an exec's is the last
+// one (the new program's mappings came before it) under the new name.
+// Only while the side band has lost nothing (fed()); otherwise, and for
+// a process first seen at a sample (-a), maps are read as above.
 #pragma once
 
 #include <sys/types.h>
@@ -28,6 +35,7 @@
 
 #include "record/maps.h"
 #include "record/sample_data.h"
+#include "record/side_band.h"
 
 namespace kprofile::record {
 
@@ -52,10 +60,19 @@ public:
 	// is another program run).  False when @pid could not be read.
 	bool read(pid_t pid, bool force = false);
 	// An EXEC record of @pid at @time: snapshots whose read overlapped it
-	// may show either program and are dropped; @pid is read again.
-	void exec(pid_t pid, std::uint64_t time);
-	// A FORK record: @child is a new process (a pid may be reused).
-	void fork(pid_t child);
+	// may show either program and are dropped; @pid is read again (fed:
+	// its last snapshot is taken on under @comm, just after @time).
+	void exec(pid_t pid, std::uint64_t time, const std::string &comm = "");
+	// A FORK record at @time: @child of @parent is a new process (a pid
+	// may be reused), read now (fed: its parent's last snapshot).
+	void fork(pid_t child, pid_t parent = 0, std::uint64_t time = 0);
+	// A side-band record: a mapping into @m.pid's next snapshot.
+	void map(const MapRecord &m);
+	// Whether the side band runs and is complete so far.
+	void fed(bool complete) { fed_ = complete; }
+	// @pid's mmaps come as side-band records from now on (a command
+	// held at its exec when the side band opened).
+	void feed(pid_t pid) { procs_[pid].fed = true; }
 	// An EXIT record: @pid is read no more.
 	void exit(pid_t pid);
 	// A sample of @pid at @time with user address @addr: read @pid when
@@ -78,6 +95,8 @@ public:
 private:
 	struct Proc {
 		bool dead = false;
+		bool fed = false;		// its mmaps come as MMAP2 records
+		bool sampled = false;		// need() since its last snapshot
 		int last = -1;			// index into snaps_
 		std::uint64_t read_begin = 0;	// ns: when the last read began
 	};
@@ -90,6 +109,10 @@ private:
 	std::vector<PathSnapshot> snaps_;
 	std::vector<Window> windows_;	// parallel to snaps_
 	std::size_t reads_ = 0;
+	bool fed_ = false;
+	// A new snapshot of @pid at @time, a copy of @from's (pid, time
+	// and comm changed); returns its index.
+	int copy_snapshot(int from, pid_t pid, std::uint64_t time);
 };
 
 } // namespace kprofile::record

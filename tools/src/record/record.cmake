@@ -26,6 +26,7 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/sample_file.cpp
 	${KP_RECORD_DIR}/stream.cpp
 	${KP_RECORD_DIR}/maps_book.cpp
+	${KP_RECORD_DIR}/side_band.cpp
 	${KP_RECORD_DIR}/sample_recorder.cpp
 	${KP_RECORD_DIR}/sample_symbols.cpp
 	${KP_RECORD_DIR}/sample_report.cpp
@@ -96,6 +97,7 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_launch.cpp
 		${KP_FIX}/../test_record_memlock.cpp
 		${KP_FIX}/../test_record_tasks.cpp
+		${KP_FIX}/../test_record_side_band.cpp
 		${KP_FIX}/../test_record_stream.cpp
 		${KP_FIX}/../test_record_samples.cpp
 		${KP_FIX}/../test_record_unwind.cpp)

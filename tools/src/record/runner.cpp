@@ -349,10 +349,13 @@ void Run::start()
 		auto start_stream = [&](pid_t root) {
 			samples_ = std::make_unique<SampleRecorder>(dev_, sample_options(so));
 			Session *s = session_.get();
+			SampleRecorder *rec = samples_.get();
 			samples_->observe({[s](const TaskRecord &t) { s->task(t); },
 					   [s](const SampleRecord &r) { s->sample(r); },
-					   [s] { s->end_batch(); }});
-			samples_->start(args_.call_graph ? root : 0);
+					   [s] { s->end_batch(); },
+					   [s](const MapRecord &m) { s->map(m); }});
+			s->side_band([rec] { return rec->side_band_complete(); }, cmd_ != nullptr);
+			samples_->start(args_.call_graph ? root : 0, cmd_ != nullptr);
 			// An exec of the target before the stream started has no
 			// EXEC record (a command not held by ptrace runs on):
 			// read its maps and name again.
@@ -466,8 +469,12 @@ void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds ever
 				24 * 3600 * 1000));
 		if (!samples_->pollable())	// a module without poll(): not woken
 			timeout = timeout < 0 ? 20 : std::min(timeout, 20);
-		struct pollfd fds[2] = {{samples_->fd(), POLLIN, 0}, {g_wake_pipe[0], POLLIN, 0}};
-		poll(fds, g_wake_pipe[0] >= 0 ? 2 : 1, timeout);
+		std::vector<struct pollfd> fds = {{samples_->fd(), POLLIN, 0}};
+		if (g_wake_pipe[0] >= 0)
+			fds.push_back({g_wake_pipe[0], POLLIN, 0});
+		for (int fd : samples_->side_band_fds())
+			fds.push_back({fd, POLLIN, 0});
+		poll(fds.data(), fds.size(), timeout);
 	}
 }
 

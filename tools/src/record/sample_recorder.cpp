@@ -58,13 +58,30 @@ SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook b
 					 "CAP_PERFMON (run as root for them)");
 	}
 	pollable_ = stream_->info().flags & KPROFILE_STREAM_INFO_POLL;
+	// Before the command runs on: its loader's mmaps are to come.
+	std::string why;
+	const bool system = opts_.target == KPROFILE_TARGET_SYSTEM;
+	side_ = SideBand::open(system ? 0 : opts_.pid, opts_.inherit && !system, &why);
+	if (!side_)
+		notes_.push_back(fmt::format("mappings are read from /proc, not told by the kernel ({}): "
+					     "the hits in a library that a short-lived process maps "
+					     "may be unattributed", why));
+	book_.fed(side_band_complete());
 }
 
-void SampleRecorder::start(pid_t root)
+std::vector<int> SampleRecorder::side_band_fds() const
+{
+	return side_ ? side_->fds() : std::vector<int>();
+}
+
+void SampleRecorder::start(pid_t root, bool root_fed)
 {
 	stream_->start();
-	if (root > 0)
+	if (root > 0) {
 		book_.read(root);
+		if (root_fed)
+			book_.feed(root);
+	}
 }
 
 bool SampleRecorder::cpu_wanted(std::uint32_t cpu) const
@@ -92,12 +109,33 @@ std::size_t order_due_records(std::vector<StreamRecord> &held, std::uint64_t unt
 		held.begin());
 }
 
+void SampleRecorder::take_map(MapRecord &m)
+{
+	if (observer_.map)
+		observer_.map(m);
+	if (opts_.callchain)
+		book_.map(m);
+}
+
 void SampleRecorder::take(std::uint64_t until)
 {
 	// Rings are drained one after the other: put the records in time
 	// order first, so a fork is seen before its child's exec.
 	auto end = held_.begin() + static_cast<std::ptrdiff_t>(order_due_records(held_, until));
+	auto by_time = [](const MapRecord &a, const MapRecord &b) { return a.time < b.time; };
+	std::stable_sort(held_maps_.begin(), held_maps_.end(), by_time);
+	auto map = held_maps_.begin();
+	const auto maps_end = std::partition_point(held_maps_.begin(), held_maps_.end(),
+						   [&](const MapRecord &m) { return m.time <= until; });
+
+	book_.fed(side_band_complete());
 	for (auto it = held_.begin(); it != end; ++it) {
+		// A mapping before the samples of its time: on a coarse
+		// clock the loader's mmap and the first sample in it share
+		// a tick.
+		const std::uint64_t now = std::visit([](const auto &x) { return x.time; }, *it);
+		for (; map != maps_end && map->time <= now; ++map)
+			take_map(*map);
 		if (auto *t = std::get_if<TaskRecord>(&*it)) {
 			if (observer_.task)
 				observer_.task(*t);
@@ -105,10 +143,10 @@ void SampleRecorder::take(std::uint64_t until)
 				continue;
 			switch (t->kind) {
 			case TaskKind::Fork:
-				book_.fork(t->pid);
+				book_.fork(t->pid, t->ppid, t->time);
 				break;
 			case TaskKind::Exec:
-				book_.exec(t->pid, t->time);
+				book_.exec(t->pid, t->time, t->comm);
 				break;
 			case TaskKind::Exit:
 				book_.exit(t->pid);
@@ -132,6 +170,9 @@ void SampleRecorder::take(std::uint64_t until)
 			book_.need(s.pid, s.frames[i], s.time);
 		samples_.push_back(std::move(s));
 	}
+	for (; map != maps_end; ++map)
+		take_map(*map);
+	held_maps_.erase(held_maps_.begin(), maps_end);
 	held_.erase(held_.begin(), end);
 	if (observer_.end)
 		observer_.end();
@@ -144,6 +185,10 @@ void SampleRecorder::drain()
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	const std::uint64_t began = static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
 				    static_cast<std::uint64_t>(ts.tv_nsec);
+	// The side band first: an mmap is written before the syscall
+	// returns, so every one before a due sample is in it now.
+	if (side_)
+		side_->drain([&](MapRecord &&m) { held_maps_.push_back(std::move(m)); });
 	stream_->drain([&](StreamRecord &&r) { held_.push_back(std::move(r)); });
 	take(began);
 }
@@ -153,8 +198,15 @@ void SampleRecorder::stop()
 	if (!stream_->started())
 		return;
 	stream_->stop();
+	if (side_)
+		side_->drain([&](MapRecord &&m) { held_maps_.push_back(std::move(m)); });
 	stream_->drain([&](StreamRecord &&r) { held_.push_back(std::move(r)); });
 	take(~0ULL);
+	if (side_ && !side_->complete())
+		notes_.push_back(fmt::format("the kernel's mmap records were incomplete ({} lost{}): "
+					     "mappings were read from /proc again where a sample "
+					     "missed", side_->lost(),
+					     side_->broken() ? ", a ring unreadable" : ""));
 	const kprofile_stream_info si = stream_->info();
 	lost_ = si.lost;
 	untracked_ = si.untracked;

@@ -20,6 +20,7 @@
 #include "record/maps_book.h"
 #include "record/profile_file.h"
 #include "record/sample_data.h"
+#include "record/side_band.h"
 #include "record/stream.h"
 
 namespace kprofile::record {
@@ -42,10 +43,13 @@ struct SampleOptions {
 
 // Each record of a drain, in time order (samples of unwanted CPUs left
 // out), then end() once per drain.
+// The kernel's mmap and exec records (side_band.h) come in the same time
+// order, each before the stream's records of its time.
 struct RecordObserver {
 	std::function<void(const TaskRecord &)> task;
 	std::function<void(const SampleRecord &)> sample;
 	std::function<void()> end;
+	std::function<void(const MapRecord &)> map;
 };
 
 class SampleRecorder {
@@ -56,8 +60,10 @@ public:
 	SampleRecorder(const Device &dev, SampleOptions opts, MapsBook book = MapsBook());
 
 	void observe(RecordObserver o) { observer_ = std::move(o); }
-	// Start the stream and read the target's maps (@root; 0 for none).
-	void start(pid_t root);
+	// Start the stream and read the target's maps (@root; 0 for none);
+	// @root_fed: the side band sees all of its mmaps from now on (a
+	// command held at its exec, single-threaded).
+	void start(pid_t root, bool root_fed = false);
 	// Drain the rings, and pass on what they held in time order: the
 	// records stamped at or before the time the drain began (a record
 	// of a ring read earlier in the drain may still come with an earlier
@@ -68,6 +74,12 @@ public:
 	int fd() const { return stream_->fd(); }
 	// Whether the module wakes poll() (KPROFILE_STREAM_INFO_POLL).
 	bool pollable() const { return pollable_; }
+	// The side band's fds, to poll() too (its watermark); none when
+	// the kernel refused it.
+	std::vector<int> side_band_fds() const;
+	// Whether the side band runs and has lost nothing so far: mappings
+	// are known without reading /proc.
+	bool side_band_complete() const { return side_ && side_->complete(); }
 	// Stop the stream and drain what is left; take its statistics.
 	void stop();
 
@@ -87,6 +99,7 @@ private:
 	// with ~0) to the maps book and the observer, and keep them (-g);
 	// the later ones stay in @held_ (order_due_records()).
 	void take(std::uint64_t until);
+	void take_map(MapRecord &m);
 	bool cpu_wanted(std::uint32_t cpu) const;
 
 	SampleOptions opts_;
@@ -94,6 +107,8 @@ private:
 	std::unique_ptr<Stream> stream_;
 	RecordObserver observer_;
 	std::vector<StreamRecord> held_;	// drained, not passed on yet
+	std::unique_ptr<SideBand> side_;	// null: the kernel refused it
+	std::vector<MapRecord> held_maps_;	// its records, as held_'s
 	bool pollable_ = false;
 	std::uint32_t mode_ = KPROFILE_MODE_BOTH;
 	std::vector<SampleRecord> samples_;

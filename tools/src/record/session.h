@@ -25,6 +25,7 @@
 #include "record/profile_file.h"
 #include "record/sample_data.h"
 #include "record/sampled_ranges.h"
+#include "record/side_band.h"
 
 namespace kprofile::record {
 
@@ -78,6 +79,17 @@ public:
 	void task(const TaskRecord &t);
 	void sample(const SampleRecord &s);
 	void end_batch();
+	// A mapping the kernel reported (side_band.h) in the same time order:
+	// it goes into its process's maps at once.  While @complete says
+	// that no side-band record was lost, a process whose mmaps it sees
+	// (the command and what it starts) is not read from /proc again: a
+	// sample outside its known mappings is in none (JIT code, a frame of
+	// code gone).  Without it, maps are read as said above.
+	void map(const MapRecord &m);
+	// @root_fed: the target's own mmaps come too (a command held at its
+	// exec when the side band opened; not -p, whose other threads ran
+	// before it).
+	void side_band(std::function<bool()> complete, bool root_fed);
 	// Whether a followed process is still running (always under -a).
 	bool alive() const;
 	// Start every profile created so far, catch-alls first.
@@ -119,6 +131,10 @@ private:
 		bool profiled = false;
 		bool own_totals = true;		// catch-alls (not under -a)
 		bool read_in_batch = false;	// maps read for a sample this drain
+		// Its mmaps come as side-band records: the command, and the
+		// children of such a process (-p's target's other threads were
+		// running before the side band: it and its children are read).
+		bool fed = false;
 		SampledRanges sampled;
 	};
 	void add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::uint32_t shift,
@@ -131,6 +147,8 @@ private:
 	void start_kernel(pid_t root);
 	// Read @p's executable mappings.  False when the process is gone.
 	bool follow_maps(Proc &p);
+	// Whether @p's mappings are known from side-band records alone.
+	bool fed(const Proc &p) const { return p.fed && side_band_ok_ && side_band_ok_(); }
 	// A process the stream named that is not known yet (a child of
 	// @ppid, 0 for none).
 	Proc &sampled_proc(pid_t pid, pid_t ppid, const std::string &comm, bool own_totals);
@@ -166,6 +184,7 @@ private:
 	std::uint64_t retired_lost_hits_ = 0;
 	std::set<std::string> retired_lost_procs_;
 	bool pending_done_ = false;
+	std::function<bool()> side_band_ok_;	// unset: no side band
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
 };

@@ -24,6 +24,9 @@ std::uint64_t monotonic_ns()
 std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *time)
 {
 	std::vector<Mapping> maps;
+	// The read's start: a sample after it may be in a mapping the read
+	// passed over before it was made.
+	const std::uint64_t began = monotonic_ns();
 
 	try {
 		maps = executable_mappings(read_maps(pid));
@@ -31,7 +34,7 @@ std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *tim
 		return std::nullopt;
 	}
 	if (time)
-		*time = monotonic_ns();
+		*time = began;
 	std::sort(maps.begin(), maps.end(),
 		  [](const Mapping &a, const Mapping &b) { return a.start < b.start; });
 	return maps;
@@ -84,6 +87,7 @@ void Session::task(const TaskRecord &t)
 		if (parent != procs_.end()) {
 			p.maps = parent->second.maps;
 			p.maps_time = parent->second.maps_time;
+			p.fed = parent->second.fed;
 		}
 		return;
 	}
@@ -91,6 +95,12 @@ void Session::task(const TaskRecord &t)
 		if (it == procs_.end() || !it->second.alive)
 			return;
 		it->second.rec.comm = t.comm;
+		// Fed: the new program's MMAP2 records came before this
+		// record (the loader maps it before the exec tracepoint), and
+		// the old program's mappings they did not replace are gone:
+		// no sample can be in them.
+		if (fed(it->second))
+			return;
 		// The new program's mappings: read now (the exec woke us).
 		// What the loader maps later is read when a sample misses.
 		if (!follow_maps(it->second) && pid != root_)
@@ -118,6 +128,8 @@ void Session::sample(const SampleRecord &s)
 			return;
 		Proc &p = sampled_proc(s.pid, 0, read_comm(s.pid), !system);
 		follow_maps(p);
+		// -a: the side band sees every process's later mmaps.
+		p.fed = system;
 		it = procs_.find(s.pid);
 	}
 	count(it->second, s);
@@ -150,7 +162,7 @@ void Session::count(Proc &p, const SampleRecord &s)
 	}
 	if (user) {
 		const Mapping *m = mapping_at(p.maps, s.ip);
-		if (!m && s.time > p.maps_time && !p.read_in_batch) {
+		if (!m && s.time > p.maps_time && !p.read_in_batch && !fed(p)) {
 			// Mapped since the last read (the loader, dlopen):
 			// read now, once a drain (an address a read after the
 			// sample did not find is in no mapping).
@@ -188,6 +200,24 @@ void Session::count(Proc &p, const SampleRecord &s)
 		p.sampled.hit(r, s.ip);
 		return;
 	}
+}
+
+void Session::map(const MapRecord &m)
+{
+	auto it = procs_.find(m.pid);
+
+	// An exec needs nothing: its new program's mappings follow.  A
+	// process not followed yet (-a) is read when first sampled.
+	if (m.exec || it == procs_.end() || !it->second.alive)
+		return;
+	apply_mapping(it->second.maps, m.mapping);
+}
+
+void Session::side_band(std::function<bool()> complete, bool root_fed)
+{
+	side_band_ok_ = std::move(complete);
+	if (auto it = procs_.find(root_); root_fed && it != procs_.end())
+		it->second.fed = true;
 }
 
 void Session::end_batch()
