@@ -185,6 +185,9 @@ private:
 	std::set<std::string> retired_lost_procs_;
 	bool pending_done_ = false;
 	std::function<bool()> side_band_ok_;	// unset: no side band
+	// -a: the side band's mappings of processes not sampled yet (one
+	// that exits before record drains has no /proc/PID/maps left).
+	std::map<pid_t, std::vector<Mapping>> unseen_maps_;
 	std::chrono::steady_clock::time_point started_{};
 	std::chrono::steady_clock::time_point stopped_{};
 };

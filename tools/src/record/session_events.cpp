@@ -107,6 +107,7 @@ void Session::task(const TaskRecord &t)
 			it->second.maps.clear();
 		return;
 	case TaskKind::Exit:
+		unseen_maps_.erase(pid);
 		if (it != procs_.end() && it->second.alive)
 			retire(it->second);
 		return;
@@ -128,8 +129,14 @@ void Session::sample(const SampleRecord &s)
 			return;
 		Proc &p = sampled_proc(s.pid, 0, read_comm(s.pid), !system);
 		follow_maps(p);
-		// -a: the side band sees every process's later mmaps.
+		// -a: the side band sees every process's mmaps; what it told
+		// of this one before stands in for a read that came too late.
 		p.fed = system;
+		if (auto u = unseen_maps_.find(s.pid); u != unseen_maps_.end()) {
+			if (p.maps.empty())
+				p.maps = std::move(u->second);
+			unseen_maps_.erase(u);
+		}
 		it = procs_.find(s.pid);
 	}
 	count(it->second, s);
@@ -207,9 +214,15 @@ void Session::map(const MapRecord &m)
 	auto it = procs_.find(m.pid);
 
 	// An exec needs nothing: its new program's mappings follow.  A
-	// process not followed yet (-a) is read when first sampled.
-	if (m.exec || it == procs_.end() || !it->second.alive)
+	// process not followed yet (-a) is read when first sampled; its
+	// mappings are kept till then.
+	if (m.exec)
 		return;
+	if (it == procs_.end() || !it->second.alive) {
+		if (opts_.target == KPROFILE_TARGET_SYSTEM && m.pid > 0 && m.pid != getpid())
+			apply_mapping(unseen_maps_[m.pid], m.mapping);
+		return;
+	}
 	apply_mapping(it->second.maps, m.mapping);
 }
 
