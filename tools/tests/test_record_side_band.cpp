@@ -7,9 +7,13 @@
 #include <linux/perf_event.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <optional>
 #include <string>
@@ -286,4 +290,53 @@ TEST(SideBand, ThisProcessesMappingIsToldByTheKernel)
 	munmap(p, 4096);
 	EXPECT_TRUE(found) << "an MMAP2 record of the new mapping";
 	EXPECT_TRUE(sb->complete());
+}
+
+TEST(SideBand, AThreadRunningBeforeItOpenedIsToldToo)
+{
+	// -p of a running process: a thread it had already (one not started
+	// by the thread the events were opened on) dlopens a library.
+	std::mutex mu;
+	std::condition_variable cv;
+	bool go = false, done = false;
+	std::uint64_t addr = 0;
+	pid_t tid = 0;
+	kprofile::UniqueFd fd(open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
+	ASSERT_TRUE(fd);
+	std::thread t([&] {
+		std::unique_lock<std::mutex> l(mu);
+		tid = static_cast<pid_t>(syscall(SYS_gettid));
+		cv.notify_all();
+		cv.wait(l, [&] { return go; });
+		void *p = mmap(nullptr, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd.get(), 0);
+		addr = p == MAP_FAILED ? 0 : reinterpret_cast<std::uint64_t>(p);
+		done = true;
+		cv.notify_all();
+	});
+	{
+		std::unique_lock<std::mutex> l(mu);
+		cv.wait(l, [&] { return tid != 0; });
+	}
+	std::string why;
+	auto sb = SideBand::open(getpid(), true, &why);
+	{
+		std::unique_lock<std::mutex> l(mu);
+		go = true;
+		cv.notify_all();
+		cv.wait(l, [&] { return done; });
+	}
+	t.join();
+	if (!sb)
+		GTEST_SKIP() << "the kernel refused the side band: " << why;
+	ASSERT_NE(addr, 0U);
+	bool found = false;
+	sb->drain([&](MapRecord &&m) {
+		if (m.mapping.start == addr) {
+			found = true;
+			EXPECT_EQ(m.pid, getpid());
+			EXPECT_EQ(m.tid, tid);
+		}
+	});
+	munmap(reinterpret_cast<void *>(addr), 4096);
+	EXPECT_TRUE(found) << "the MMAP2 record of a thread older than the side band";
 }

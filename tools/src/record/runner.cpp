@@ -354,8 +354,10 @@ void Run::start()
 					   [s](const SampleRecord &r) { s->sample(r); },
 					   [s] { s->end_batch(); },
 					   [s](const MapRecord &m) { s->map(m); }});
-			s->side_band([rec] { return rec->side_band_complete(); }, cmd_ != nullptr);
-			samples_->start(args_.call_graph ? root : 0, cmd_ != nullptr);
+			// Every thread of the target is in the side band from
+			// here on; its maps are read below, after it opened.
+			s->side_band([rec] { return rec->side_band_complete(); }, root > 0);
+			samples_->start(args_.call_graph ? root : 0, root > 0);
 			// An exec of the target before the stream started has no
 			// EXEC record (a command not held by ptrace runs on):
 			// read its maps and name again.

@@ -61,8 +61,8 @@ public:
 
 	void observe(RecordObserver o) { observer_ = std::move(o); }
 	// Start the stream and read the target's maps (@root; 0 for none);
-	// @root_fed: the side band sees all of its mmaps from now on (a
-	// command held at its exec, single-threaded).
+	// @root_fed: the side band sees all of its mmaps from now on (it
+	// opened on each of its threads).
 	void start(pid_t root, bool root_fed = false);
 	// Drain the rings, and pass on what they held in time order: the
 	// records stamped at or before the time the drain began (a record

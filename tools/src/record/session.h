@@ -86,9 +86,8 @@ public:
 	// sample outside its known mappings is in none (JIT code, a frame of
 	// code gone).  Without it, maps are read as said above.
 	void map(const MapRecord &m);
-	// @root_fed: the target's own mmaps come too (a command held at its
-	// exec when the side band opened; not -p, whose other threads ran
-	// before it).
+	// @root_fed: the target's own mmaps come too (the side band opened
+	// on each of its threads; its maps are read after that).
 	void side_band(std::function<bool()> complete, bool root_fed);
 	// Whether a followed process is still running (always under -a).
 	bool alive() const;
@@ -131,9 +130,8 @@ private:
 		bool profiled = false;
 		bool own_totals = true;		// catch-alls (not under -a)
 		bool read_in_batch = false;	// maps read for a sample this drain
-		// Its mmaps come as side-band records: the command, and the
-		// children of such a process (-p's target's other threads were
-		// running before the side band: it and its children are read).
+		// Its mmaps come as side-band records: the command or -p's
+		// process, and the children of such a process.
 		bool fed = false;
 		SampledRanges sampled;
 	};

@@ -2,13 +2,17 @@
 // side_band.cpp - Linux's mmap and exec records for record (side_band.h).
 #include "record/side_band.h"
 
+#include <dirent.h>
 #include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 #include <cerrno>
 #include <cstring>
 
@@ -181,59 +185,109 @@ std::size_t PerfRingReader::drain(const MapSink &sink)
 	return n;
 }
 
+// The threads of @pid now (/proc/PID/task), sorted; empty when it is gone.
+static std::vector<pid_t> threads_of(pid_t pid)
+{
+	std::vector<pid_t> out;
+	const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+	std::unique_ptr<DIR, int (*)(DIR *)> d(opendir(dir.c_str()), closedir);
+
+	if (!d)
+		return out;
+	while (const dirent *e = readdir(d.get()))
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+			out.push_back(static_cast<pid_t>(std::atoi(e->d_name)));
+	std::sort(out.begin(), out.end());
+	return out;
+}
+
 std::unique_ptr<SideBand> SideBand::open(pid_t pid, bool inherit, std::string *why)
 {
 	const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+	const std::vector<int> cpus = online_cpus();
 	auto sb = std::make_unique<SideBand>();
+	// Per CPU: the event whose ring the others write to (SET_OUTPUT).
+	std::map<int, int> ring_of;
+	std::vector<pid_t> done;
 
-	for (int cpu : online_cpus()) {
-		perf_event_attr attr {};
-		attr.size = sizeof(attr);
-		attr.type = PERF_TYPE_SOFTWARE;
-		attr.config = PERF_COUNT_SW_DUMMY;
-		attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
-		attr.sample_id_all = 1;
-		attr.mmap = 1;
-		attr.mmap2 = 1;
-		attr.comm = 1;
-		attr.comm_exec = 1;
-		attr.inherit = pid > 0 && inherit;
-		attr.exclude_kernel = 1;	// what paranoid 2 allows
-		attr.exclude_hv = 1;
-		attr.use_clockid = 1;
-		attr.clockid = CLOCK_MONOTONIC;
-		attr.watermark = 1;
-		attr.wakeup_watermark = static_cast<std::uint32_t>(kDataPages * page / 2);
-		const long fd = syscall(SYS_perf_event_open, &attr, pid > 0 ? pid : -1, cpu, -1,
-					PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			const int err = errno;
-			if (err == ENODEV || (err == EINVAL && cpu))
-				continue;	// went offline meanwhile
-			if (why)
-				*why = fmt::format("perf_event_open: {} (kernel.perf_event_paranoid is {})",
-						   std::strerror(err), paranoid_level());
-			return nullptr;
-		}
-		Ring r;
-		r.fd.reset(static_cast<int>(fd));
-		r.bytes = (1 + kDataPages) * page;
-		void *map = mmap(nullptr, r.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, r.fd.get(), 0);
-		if (map == MAP_FAILED) {
-			if (why)
-				*why = fmt::format("mmap of a perf ring: {} (kernel.perf_event_mlock_kb)",
-						   std::strerror(errno));
-			return nullptr;
-		}
-		r.map = map;
-		r.reader = std::make_unique<PerfRingReader>(map, page, kDataPages * page);
-		sb->rings_.push_back(std::move(r));
-	}
-	if (sb->rings_.empty()) {
+	auto fail = [&](const std::string &what) {
 		if (why)
-			*why = "perf_event_open: no CPU took the event";
+			*why = what;
 		return nullptr;
+	};
+	// A task's events cover the threads and processes it starts from
+	// then on (inherit): open one for each thread @pid has, again until
+	// no thread appeared meanwhile (one a covered thread started is
+	// covered already; one of a thread not yet opened may not be).
+	for (int round = 0; round < 8; round++) {
+		std::vector<pid_t> tids = pid > 0 ? threads_of(pid) : std::vector<pid_t>{-1};
+		std::vector<pid_t> fresh;
+
+		std::set_difference(tids.begin(), tids.end(), done.begin(), done.end(),
+				    std::back_inserter(fresh));
+		if (fresh.empty())
+			break;
+		for (pid_t tid : fresh) {
+			for (int cpu : cpus) {
+				perf_event_attr attr {};
+				attr.size = sizeof(attr);
+				attr.type = PERF_TYPE_SOFTWARE;
+				attr.config = PERF_COUNT_SW_DUMMY;
+				attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+				attr.sample_id_all = 1;
+				attr.mmap = 1;
+				attr.mmap2 = 1;
+				attr.comm = 1;
+				attr.comm_exec = 1;
+				attr.inherit = pid > 0 && inherit;
+				attr.exclude_kernel = 1;	// what paranoid 2 allows
+				attr.exclude_hv = 1;
+				attr.use_clockid = 1;
+				attr.clockid = CLOCK_MONOTONIC;
+				attr.watermark = 1;
+				attr.wakeup_watermark = static_cast<std::uint32_t>(kDataPages * page / 2);
+				const long fd = syscall(SYS_perf_event_open, &attr, tid, cpu, -1,
+							PERF_FLAG_FD_CLOEXEC);
+				if (fd < 0) {
+					const int err = errno;
+					if (err == ENODEV || (err == EINVAL && cpu))
+						continue;	// went offline meanwhile
+					if (err == ESRCH && tid != pid)
+						break;		// a thread that ended
+					return fail(fmt::format("perf_event_open: {} "
+								"(kernel.perf_event_paranoid is {})",
+								std::strerror(err), paranoid_level()));
+				}
+				UniqueFd owned(static_cast<int>(fd));
+				if (auto r = ring_of.find(cpu); r != ring_of.end()) {
+					if (ioctl(owned.get(), PERF_EVENT_IOC_SET_OUTPUT, r->second))
+						return fail(fmt::format("PERF_EVENT_IOC_SET_OUTPUT: {}",
+									std::strerror(errno)));
+					sb->extra_.push_back(std::move(owned));
+					continue;
+				}
+				Ring ring;
+				ring.fd = std::move(owned);
+				ring.bytes = (1 + kDataPages) * page;
+				void *map = mmap(nullptr, ring.bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+						 ring.fd.get(), 0);
+				if (map == MAP_FAILED)
+					return fail(fmt::format("mmap of a perf ring: {} "
+								"(kernel.perf_event_mlock_kb)",
+								std::strerror(errno)));
+				ring.map = map;
+				ring.reader = std::make_unique<PerfRingReader>(map, page, kDataPages * page);
+				ring_of[cpu] = ring.fd.get();
+				sb->rings_.push_back(std::move(ring));
+			}
+		}
+		done.insert(done.end(), fresh.begin(), fresh.end());
+		std::sort(done.begin(), done.end());
+		if (pid <= 0)
+			break;
 	}
+	if (sb->rings_.empty())
+		return fail("perf_event_open: no CPU took the event");
 	return sb;
 }
 

@@ -75,9 +75,10 @@ private:
 // The per-CPU dummy events and their rings.
 class SideBand {
 public:
-	// Open the events for @pid (and, with @inherit, the threads and
-	// processes it starts from now on), or for every process (@pid 0),
-	// one per online CPU, and map them.
+	// Open the events for every thread of @pid (and, with @inherit, the
+	// threads and processes they start from now on), or for every
+	// process (@pid 0): one ring per online CPU, the events of the
+	// other threads writing to it (PERF_EVENT_IOC_SET_OUTPUT).
 	// Returns nullptr with @why set ("perf_event_open: Permission denied
 	// (kernel.perf_event_paranoid is 3)") when the kernel refuses.
 	static std::unique_ptr<SideBand> open(pid_t pid, bool inherit, std::string *why);
@@ -105,6 +106,7 @@ private:
 		std::unique_ptr<PerfRingReader> reader;
 	};
 	std::vector<Ring> rings_;
+	std::vector<UniqueFd> extra_;	// events writing to a ring of rings_
 };
 
 // Put @m into @maps (sorted by start, not overlapping), as the kernel's
