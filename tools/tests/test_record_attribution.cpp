@@ -8,6 +8,7 @@
 #include "record_test_util.h"
 
 #include "record/report_model.h"
+#include "record/report_render.h"
 
 using namespace kprofile::record;
 using kprofile::record::test::row;
@@ -173,4 +174,27 @@ TEST(RecordAttribution, BucketPastTheLastSegmentStillResolves)
 			named += r.hits;
 	EXPECT_NEAR(named, 30.0, 1e-9);
 	EXPECT_EQ(row(rep, "frame_dummy"), nullptr);
+}
+
+TEST(RecordAttribution, InterruptsInTheOtherModeAreSaidNotCounted)
+{
+	// --user with a counter source: an overflow taken as the program
+	// entered the kernel interrupts in kernel mode; the user catch-all
+	// counts it as wrong_mode, not as a hit.  The report says how many,
+	// so the interrupts add up (the NMI line grows by hits + these).
+	TableResolver res;
+	add_mt_symbols(res.table);
+	auto d = recording({{0x1150, 40}});
+	d.ranges.back().wrong_mode = 3;
+	Report rep = build_report(d, res);
+	ASSERT_EQ(rep.sources.size(), 1U);
+	EXPECT_EQ(rep.sources[0].total, 40U) << "not hits";
+	EXPECT_EQ(rep.sources[0].other_mode, 3U);
+	const std::string table = render_table(d, rep);
+	EXPECT_NE(table.find("; 3 more interrupted the other mode"), std::string::npos) << table;
+	EXPECT_EQ(report_json(d, rep)["sources"][0]["other_mode"], 3U);
+	// None: nothing said.
+	d.ranges.back().wrong_mode = 0;
+	rep = build_report(d, res);
+	EXPECT_EQ(render_table(d, rep).find("other mode"), std::string::npos);
 }

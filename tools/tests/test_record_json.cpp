@@ -76,7 +76,7 @@ TEST(RecordJson, ReportKeysAreStable)
 	ASSERT_EQ(doc["sources"].size(), 1U);
 	EXPECT_EQ(keys(doc["sources"][0]),
 		  (std::set<std::string>{"value", "name", "interval", "timer", "total",
-					 "attributed", "unattributed", "has_catchall"}));
+					 "attributed", "unattributed", "has_catchall", "other_mode"}));
 	EXPECT_EQ(doc["sources"][0]["total"], 10);
 	ASSERT_GE(doc["rows"].size(), 2U);
 	for (const auto &row : doc["rows"])

@@ -239,6 +239,7 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 		if (r.kind == RangeKind::CatchAll) {
 			const bool kernel_half = r.base >> 63;
 			t.has_catchall = true;
+			t.other_mode += r.wrong_mode;
 			(kernel_half ? halves[r.source].kernel : halves[r.source].user) = true;
 			for (auto b : r.buckets) {
 				t.total += b;

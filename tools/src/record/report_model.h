@@ -66,6 +66,11 @@ struct SourceTotals {
 	std::uint64_t attributed = 0;	// hits in object and kernel ranges
 	std::uint64_t unattributed = 0;	// total - attributed
 	bool has_catchall = false;
+	// Interrupts of the target in the mode not recorded (--user,
+	// --kernel): the catch-alls' wrong_mode.  A user-mode counter whose
+	// overflow is taken at the instruction that enters the kernel (a
+	// syscall) interrupts in kernel mode: skid.
+	std::uint64_t other_mode = 0;
 };
 
 // One object's share of a source (kernrate's module list).

@@ -84,6 +84,10 @@ std::string render_table(const ProfileData &data, const Report &report, std::siz
 		if (s.has_catchall)
 			out += fmt::format(", {} unattributed ({:.1f}%)", s.unattributed,
 					   s.total ? 100.0 * s.unattributed / s.total : 0.0);
+		if (s.other_mode)
+			out += fmt::format("; {} more interrupted the other mode, not recorded "
+					   "(skid: an overflow taken as the program entered or "
+					   "left the kernel)", s.other_mode);
 		out += "\n";
 	}
 	for (const auto &w : report.warnings)
@@ -168,7 +172,8 @@ json report_json(const ProfileData &data, const Report &report)
 					  {"interval", s.interval}, {"timer", s.timer},
 					  {"total", s.total}, {"attributed", s.attributed},
 					  {"unattributed", s.unattributed},
-					  {"has_catchall", s.has_catchall}});
+					  {"has_catchall", s.has_catchall},
+					  {"other_mode", s.other_mode}});
 	if (report.from_samples)
 		doc["samples"] = {{"count", data.samples.samples.size()},
 				  {"lost", data.samples.lost},
