@@ -12,7 +12,7 @@ if ! have_tool; then
 	skip "kprofile record/report" "tool not built"
 	exit 0
 fi
-plan 96
+plan 94
 cd /tmp || exit 1
 
 # json FILE PATH: a value from a JSON file (empty when absent).
@@ -116,21 +116,6 @@ procs=$(kprofile report -i all.data --processes -n 1 2>&1)
 like "$procs" "^ +$pid +- +spin " "-a: the process table names the busy spin ($pid)"
 kprofile report -i all.data --pid "$pid" --json >all-pid.json 2>&1
 is "$(json all-pid.json rows.0.symbol)" kp_spin_hot "-a: spin's own top symbol is kp_spin_hot"
-
-# -a and a process that maps a library and exits within a ring's
-# wake-up: its mappings come from the kernel's MMAP2 records, kept until
-# its first sample is read (its /proc/PID/maps is gone by then).
-kprofile record -a --duration 6 -o all-short.data >all-short.out 2>&1 &
-rec=$!
-sleep 3
-spin-lib lib 0.05 >/dev/null &
-short=$!
-wait "$short"
-wait "$rec"
-is "$?" 0 "-a beside a short-lived process exits 0"
-kprofile report -i all-short.data --pid "$short" --json >all-short.json 2>&1
-is "$(json all-short.json rows.0.symbol)" kp_lib_spin_hot \
-	"-a: the short-lived process's top symbol is its library's kp_lib_spin_hot"
 
 # 6. top, in batch mode, from the live buffers.
 out=$(kprofile top --batch -n 2 -d 1 -- spin 60 2>&1)
