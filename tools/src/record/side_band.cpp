@@ -15,10 +15,12 @@
 #include <map>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "record/proc_read.h"
+#include "record/profile_device.h"
 
 namespace kprofile::record {
 
@@ -53,19 +55,15 @@ std::vector<int> online_cpus()
 	std::vector<int> out;
 
 	if (read_path("/sys/devices/system/cpu/online", text) == 0) {
-		// "0-3,5,7-8"
-		const char *p = text.c_str();
-		while (*p) {
-			char *e;
-			const long a = std::strtol(p, &e, 10);
-			long b = a;
-			if (e == p)
-				break;
-			if (*e == '-')
-				b = std::strtol(e + 1, &e, 10);
-			for (long c = a; c <= b; c++)
-				out.push_back(static_cast<int>(c));
-			p = *e ? e + 1 : e;
+		while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+			text.pop_back();
+		try {
+			const std::vector<std::uint8_t> map = parse_cpu_list(text);
+			for (std::size_t c = 0; c < map.size() * 8; c++)
+				if (map[c / 8] >> (c % 8) & 1)
+					out.push_back(static_cast<int>(c));
+		} catch (const std::invalid_argument &) {
+			out.clear();
 		}
 	}
 	if (out.empty())
