@@ -10,14 +10,15 @@
 #   tool    the tool's GoogleTest unit tests (ctest)
 #   host    every testing/host/*.sh hook
 #   kunit   the KUnit suites in the plain and the debug KUnit kernel
-#   vm      the guest tests (testing/guest) in Debian's kernel, Intel and
-#           AMD CPU models
+#   vm      the guest tests (testing/guest) in Debian's kernel on the
+#           Intel CPU model; on AMD the CPU-model ones (the whole suite
+#           runs on AMD in the matrix)
 #   bench   make bench once in its smoke mode (one boot, one round, tiny
 #           workloads): each measurement that ran is a test
 #   debugvm the debug kernel (KASAN, lockdep, PROVE_RCU, kmemleak, UBSAN,
-#           ...; testing/debugvm): the guest tests (on AMD the CPU-model
-#           ones), the fixed-seed ioctl fuzzer, stress (Intel), kmemleak,
-#           rmmod
+#           ...; testing/debugvm): the guest tests (on Intel all but
+#           52-numbers and 57-children, on AMD the CPU-model ones), the
+#           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
 #   installvm make install on a Debian 12 system (debootstrap root, cached),
 #           a reboot, and a member of group kprofile using it
 #           (testing/installvm; issue 12's acceptance test)
@@ -31,7 +32,8 @@
 #           model: sampling, perf beside it, the fuzzer, kmemleak, under
 #           the checkers; with the debugvm layer), pmu-intel-7.2 (Debian's
 #           7.2 on the Intel model: boot, a recording, detection, the
-#           kernel log); in the second lane, after installvm
+#           kernel log); taken by either lane from a shared queue
+#           (testing/pmu/check.sh), in that order of priority
 #   matrix  per kernel of KP_KERNELS (default: 5.10 6.1 6.12 6.12-rt 7.2),
 #           one line per layer: build-K (-Werror, self-built tree) and
 #           kunit-K (KUnit plain in K's KUnit kernel; testing/matrix/kunit.sh);
@@ -53,6 +55,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$KP_ROOT/testing/matrix/kernels.sh"
 . "$KP_ROOT/testing/matrix/check.sh"
+. "$KP_ROOT/testing/pmu/check.sh"
 
 layers=${KP_LAYERS:-build tool host kunit vm bench debugvm installvm pmu matrix static}
 kp_kernels >/dev/null || exit 2
@@ -101,17 +104,18 @@ layer_cost() {
 	kunit-plain) t=120; kernel_cold 6.1-plain ;;
 	kunit-debug) t=200; kernel_cold 6.1-debug ;;
 	matrix-6.12-rt-debug-vm-*) t=360; kernel_cold 6.12-rt ;;
-	vm-* | matrix-*-vm-*) t=360 ;;
+	vm-amd) t=90 ;;
+	vm-* | matrix-*-vm-*) t=450 ;;
 	bench-smoke) t=300 ;;
-	debugvm-intel) t=1100; kernel_cold 6.1-debug ;;
-	debugvm-amd) t=240; kernel_cold 6.1-debug ;;
+	debugvm-intel) t=1650; kernel_cold 6.1-debug ;;
+	debugvm-amd) t=350; kernel_cold 6.1-debug ;;
 	installvm) t=420 ;;
 	pmu-qemu) t=10; kernel_cold qemu ;;
 	pmu-intel-v1) t=150; kernel_cold qemu ;;
 	pmu-intel-ebx) t=90; kernel_cold qemu ;;
 	pmu-intel-7.2) t=150; kernel_cold qemu ;;
 	debugvm-pmu-intel) t=330; kernel_cold qemu; kernel_cold 6.1-debug ;;
-	pmu-*) t=240; kernel_cold qemu ;;
+	pmu-*) t=290; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;
 	build-7.2 | kunit-7.2) t=150; kernel_cold 7.2-plain ;;
@@ -261,7 +265,24 @@ vm_tap() {
 	sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/$name.parsed" |
 		{ read -r p f s; echo "passed=${p:-0} failed=$((${f:-0} + 1)) skipped=${s:-0}"; }
 }
-vm_tests() { vm_tap "vm-$1" "$KP_ROOT/testing/vm/vm.sh" --cpu "$1" --tests; }
+# vm_tests CPU [SCRIPTS]: the guest tests (all, or SCRIPTS) in Debian's
+# kernel on the CPU model.
+vm_tests() {
+	KP_VM_EXPECT=${2:-} vm_tap "vm-$1" "$KP_ROOT/testing/vm/vm.sh" --cpu "$1" --tests ${2:+"$2"}
+}
+# The guest scripts whose paths depend on the CPU model.
+cpu_model_scripts="10-info 20-sources 40-hwlayer"
+# guest_scripts_but NAME...: every guest script (testing/guest/NN-*.sh)
+# but NAME...
+guest_scripts_but() {
+	local f n out=
+	for f in "$KP_ROOT"/testing/guest/[0-9][0-9]-*.sh; do
+		n=$(basename "$f" .sh)
+		case " $* " in *" $n "*) continue ;; esac
+		out="$out${out:+ }$n"
+	done
+	echo "$out"
+}
 ctest_counts() {
 	local out rc=0
 	out=$(ctest --test-dir "$KP_BUILD/tool" -j2 --output-on-failure 2>&1) || rc=$?
@@ -316,24 +337,30 @@ if have host; then
 	done
 fi
 # The VM layers run in two lanes, side by side: QEMU runs each guest on one
-# host thread (testing/vm/boot.sh), so two guests use the two cores that
-# one left half idle, and a kernel built in one lane (niced) has the core
-# the other lane's guest leaves; the builder (above) takes what both
-# leave.  Lane 1 (its lines show as they come): the guest suite in
-# Debian's kernel, the bench's smoke run, the plain KUnit run, then the
-# kernel matrix.  Lane 2 (its lines follow lane 1's): installvm, the
-# debug KUnit run and the debug kernel's layers, the emulated PMU, then
-# the matrix's real Debian kernels that lane 1 has not reached, from the
-# last (matrix_debian_layers), so that the lanes end together.  What needs
-# a cold build comes after what does not, so that the builder is ahead.
-# kbuild.sh and kp_build_progs lock what they write, and a kernel both a
-# lane and the builder need is built once (kunit-kernel.sh, rt-kernel.sh
-# and qemu-pmu/build.sh lock their cache entries).  KP_CHECK_LANES=1
-# runs the lanes one after the other.
+# host thread (testing/vm/boot.sh), and a guest keeps its thread busy, so
+# two lanes use the two cores; a kernel built in one lane (niced) or by
+# the builder (above) takes what the guests leave.  Lane 1 (its lines
+# show as they come): the guest suite in Debian's kernel, the bench's
+# smoke run, the plain KUnit run, the kernel matrix.  Lane 2 (its lines
+# follow lane 1's): installvm, the debug KUnit run, the debug kernel on
+# Intel.  Then each lane takes from the shared queue (testing/pmu/check.sh:
+# the emulated PMU's lines, the debug kernel on AMD) what the other has
+# not, and lane 2 the matrix's real Debian kernels that lane 1 has not
+# reached, from the last (matrix_debian_layers), so that the lanes end
+# together.  What needs a cold build comes after what does not, so that
+# the builder is ahead.  kbuild.sh and kp_build_progs lock what they
+# write, and a kernel both a lane and the builder need is built once
+# (kunit-kernel.sh, rt-kernel.sh and qemu-pmu/build.sh lock their cache
+# entries).  KP_CHECK_LANES=1 runs the lanes one after the other.
 lane_guests() {
 	if have vm && kp_kernel_selected 6.1; then
 		run_counted vm-intel vm_tests intel
-		run_counted vm-amd vm_tests amd
+		# On AMD, the scripts whose paths depend on the CPU model
+		# (detection, the source tables, the hardware layer): with no
+		# PMU under TCG the rest runs the same code on either model;
+		# the whole suite runs on AMD in the matrix's AMD lines (6.12-rt,
+		# 7.2) and on the pmu layer's AMD models.
+		run_counted vm-amd vm_tests amd "$cpu_model_scripts"
 	fi
 	if have bench && kp_kernel_selected 6.1; then
 		run_counted bench-smoke "$KP_ROOT/testing/bench/run.sh" --smoke
@@ -352,6 +379,8 @@ lane_guests() {
 		done < <("$KP_ROOT/testing/matrix/kunit.sh" layers)
 		matrix_debian_layers
 	fi
+	# Then the lines of the shared queue lane 2 has not taken.
+	tail_queue
 }
 lane_debug() {
 	# Debian's 6.1 kernel, as the vm layer (its root, cold, is mostly
@@ -363,66 +392,25 @@ lane_debug() {
 		run_counted kunit-debug "$KP_ROOT/testing/kunit/run.sh" debug
 	fi
 	if have debugvm; then
-		run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel
-		# On AMD, the scripts whose paths depend on the CPU model
-		# (detection, the source tables, the hardware layer); the
-		# others run above on Intel with the same debug checkers, and
-		# on AMD in vm-amd and the matrix's AMD lines.
-		run_counted debugvm-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd \
-			--steps "suite leak" --tests "10-info 20-sources 40-hwlayer"
+		# Every guest script but the two whose checks are the tool's
+		# arithmetic over records that 50-record and 55-stream already
+		# drive through the same kernel paths (streams that follow
+		# children, their fork/exec/exit records): under KASAN and
+		# lockdep they cost 190 s of the run and reach no other code.
+		run_counted debugvm-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel \
+			--tests "$(guest_scripts_but 52-numbers 57-children)"
 	fi
-	if have pmu && kp_kernel_selected 6.1; then
-		pmu_layer
-	fi
+	# Then the shared queue (testing/pmu/check.sh: the PMU models, the
+	# debug kernel on AMD), with lane 1 when it is done.
+	tail_queue
 	# Then the real Debian kernels lane 1 has not taken yet, from the
 	# last: the lanes end together.
 	if have matrix; then
 		matrix_debian_layers --reverse
 	fi
 }
-# The emulated-PMU layer (testing/pmu/run.sh): the emulator's build is one
-# test (a cold one takes minutes: over the budget, it is skipped, and so
-# is the rest), then one line per CPU model and the determinism check.
-# Without the emulator the other lines cannot run: they are not started,
-# the build's failure says why.
-pmu_layer() {
-	local m
-	if [ -z "${KP_QEMU_PMU:-}" ]; then
-		run_one pmu-qemu "$KP_ROOT/testing/qemu-pmu/build.sh"
-		if grep -q '^pmu-qemu 0 0 1$' "$logs/counts"; then
-			for m in pmu-intel pmu-amd pmu-amd-core pmu-intel-v1 pmu-intel-ebx \
-				pmu-determinism debugvm-pmu-intel pmu-intel-7.2; do
-				echo "-- $m: skipped: no emulator (pmu-qemu was skipped)"
-				record "$m" 0 0 1
-			done
-			return 0
-		elif ! grep -q '^pmu-qemu 1 ' "$logs/counts"; then
-			echo "-- pmu-intel, pmu-amd, pmu-amd-core, pmu-intel-v1, pmu-intel-ebx, pmu-determinism, debugvm-pmu-intel, pmu-intel-7.2: not run (no emulator: pmu-qemu)"
-			return 0
-		fi
-	fi
-	for m in intel amd amd-core intel-v1 intel-ebx; do
-		KP_VM_EXPECT=$("$KP_ROOT/testing/pmu/run.sh" --scripts "$m") \
-			run_counted "pmu-$m" vm_tap "pmu-$m" "$KP_ROOT/testing/pmu/run.sh" "$m"
-	done
-	KP_VM_EXPECT=determinism run_counted pmu-determinism vm_tap pmu-determinism \
-		"$KP_ROOT/testing/pmu/run.sh" --determinism
-	# The debug kernel on the PMU machine: its checkers see real PMIs
-	# (kprofile's sampling, perf's beside it) and the fuzzer's counter
-	# sources count.
-	if have debugvm; then
-		run_counted debugvm-pmu-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel --pmu \
-			--steps "pmu fuzz leak"
-	fi
-	# The newest kernel of the matrix on the Intel model, a short line
-	# (its root and kprofile.ko are matrix-7.2-build's, cached).
-	if kp_kernel_selected 7.2; then
-		KP_VM_EXPECT=$("$KP_ROOT/testing/pmu/run.sh" --scripts intel --kernel 7.2) \
-			run_counted pmu-intel-7.2 vm_tap pmu-intel-7.2 "$KP_ROOT/testing/pmu/run.sh" intel --kernel 7.2
-	fi
-}
 if [ "${KP_CHECK_LANES:-2}" -ge 2 ] && { have kunit || have debugvm || have installvm || have pmu; }; then
-	echo "-- (lane 2, installvm, the debug KUnit run, the debug kernel and the pmu layers, runs beside these; its lines follow)"
+	echo "-- (lane 2, installvm, the debug KUnit run, the debug kernel, then the pmu layer's lines lane 1 does not take, runs beside these; its lines follow)"
 	lane_debug >"$logs/lane-debug.out" 2>&1 &
 	debug_pid=$!
 	lane_guests
