@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 // record_test_util.h - small builders and look-ups shared by the record
-// tests: a catch-all range, and a report row by symbol.
+// tests: a catch-all range, a report row by symbol, and a fake /proc.
 #ifndef KPROFILE_TESTS_RECORD_TEST_UTIL_H
 #define KPROFILE_TESTS_RECORD_TEST_UTIL_H
 
-#include <cstdint>
-#include <string_view>
+#include <sys/types.h>
 
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "record/maps_book.h"
 #include "record/profile_file.h"
 #include "record/report_model.h"
 
@@ -33,6 +40,30 @@ inline const Row *row(const Report &rep, std::string_view sym)
 			return &r;
 	return nullptr;
 }
+
+// A /proc of its own for a MapsBook: @maps is what /proc/PID/maps
+// holds (a pid not in it is gone), every process is named @comm, and the
+// clock advances 10 ns at each read of it from @now.
+struct FakeProc {
+	std::map<pid_t, std::vector<Mapping>> maps;
+	std::string comm = "prog";
+	std::uint64_t now = 1000;
+
+	ProcReader reader()
+	{
+		ProcReader rd;
+
+		rd.maps = [this](pid_t pid) -> std::optional<std::vector<Mapping>> {
+			auto it = maps.find(pid);
+			if (it == maps.end())
+				return std::nullopt;
+			return it->second;
+		};
+		rd.comm = [this](pid_t) { return comm; };
+		rd.now = [this] { return now += 10; };
+		return rd;
+	}
+};
 
 } // namespace kprofile::record::test
 

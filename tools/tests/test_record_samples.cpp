@@ -15,6 +15,7 @@
 #include "record/sample_recorder.h"
 #include "record/sample_report.h"
 #include "record/sample_symbols.h"
+#include "record_test_util.h"
 
 using namespace kprofile::record;
 
@@ -317,21 +318,12 @@ TEST(RecordSamples, ChildrenCountEachStackOnceAndSelfTheLeaf)
 
 TEST(RecordSamples, MapsBookSnapshotsChangesAndFollowsExec)
 {
-	std::map<pid_t, std::vector<Mapping>> maps;
-	std::uint64_t now = 1000;
-	ProcReader rd;
-	rd.maps = [&](pid_t pid) -> std::optional<std::vector<Mapping>> {
-		auto it = maps.find(pid);
-		if (it == maps.end())
-			return std::nullopt;
-		return it->second;
-	};
-	rd.comm = [](pid_t) { return std::string("p"); };
-	rd.now = [&] { return now += 10; };
+	test::FakeProc fp;
+	fp.comm = "p";
 	const Mapping lib{0x1000, 0x2000, "r-xp", 0, "/lib/a.so"};
 	const Mapping data{0x5000, 0x6000, "rw-p", 0, "/lib/a.so"};
-	maps[7] = {lib, data};
-	MapsBook book(rd);
+	fp.maps[7] = {lib, data};
+	MapsBook book(fp.reader());
 
 	ASSERT_TRUE(book.read(7));
 	ASSERT_EQ(book.snapshots().size(), 1U);
@@ -341,26 +333,26 @@ TEST(RecordSamples, MapsBookSnapshotsChangesAndFollowsExec)
 	// A sample inside a known mapping reads nothing; outside, it reads
 	// when it was taken after the last read began.
 	const std::size_t reads = book.reads();
-	book.need(7, 0x1800, now + 1);
+	book.need(7, 0x1800, fp.now + 1);
 	EXPECT_EQ(book.reads(), reads);
-	maps[7].push_back({0x8000, 0x9000, "r-xp", 0, "/lib/b.so"});
-	book.need(7, 0x8800, now + 1);
+	fp.maps[7].push_back({0x8000, 0x9000, "r-xp", 0, "/lib/b.so"});
+	book.need(7, 0x8800, fp.now + 1);
 	EXPECT_EQ(book.reads(), reads + 1);
 	EXPECT_EQ(book.snapshots().size(), 2U) << "dlopen: a new snapshot";
 	// Garbage addresses (a frame-pointer walk through code without frame
 	// pointers): a read made after their samples did not find them, so
 	// they are in no mapping; no timer, no read again.  A later sample
 	// with one reads once more.
-	const std::uint64_t sampled = now - 15;	// before the last read began
+	const std::uint64_t sampled = fp.now - 15;	// before the last read began
 	book.need(7, 0x7000, sampled);
 	book.need(7, 0x7000, sampled);
 	EXPECT_EQ(book.reads(), reads + 1) << "the last read began after these samples";
-	book.need(7, 0x7000, now + 1);
+	book.need(7, 0x7000, fp.now + 1);
 	EXPECT_EQ(book.reads(), reads + 2) << "a sample after the last read: read again";
-	book.need(7, 0x7000, now - 15);
+	book.need(7, 0x7000, fp.now - 15);
 	EXPECT_EQ(book.reads(), reads + 2);
-	book.need(7, 0x10, now + 100);	// below a page: never a read
-	book.need(7, 1ULL << 50, now + 100);	// outside user space
+	book.need(7, 0x10, fp.now + 100);	// below a page: never a read
+	book.need(7, 1ULL << 50, fp.now + 100);	// outside user space
 	EXPECT_EQ(book.reads(), reads + 2);
 
 	// An exec during the last read drops it, and reads again.
@@ -370,7 +362,7 @@ TEST(RecordSamples, MapsBookSnapshotsChangesAndFollowsExec)
 	EXPECT_GT(book.snapshots().back().snap.time, during);
 
 	// A fork's child is read at once, even when unchanged from nothing.
-	maps[8] = {lib};
+	fp.maps[8] = {lib};
 	book.fork(8);
 	EXPECT_EQ(book.snapshots().back().snap.pid, 8);
 	auto resolved = book.resolve([](const std::string &p) { return p == "/lib/a.so" ? 0 : 1; });
@@ -378,7 +370,7 @@ TEST(RecordSamples, MapsBookSnapshotsChangesAndFollowsExec)
 	// An exited process is read no more.
 	book.exit(8);
 	const std::size_t before = book.reads();
-	book.need(8, 0x9999, now + 100);
+	book.need(8, 0x9999, fp.now + 100);
 	EXPECT_EQ(book.reads(), before);
 }
 

@@ -21,6 +21,7 @@
 
 #include "record/maps_book.h"
 #include "record/side_band.h"
+#include "record_test_util.h"
 #include "unique_fd.h"
 
 using namespace kprofile::record;
@@ -208,19 +209,9 @@ TEST(SideBand, AMappingReplacesWhatItCovers)
 
 TEST(SideBand, AFedBookReadsNoProcAndFollowsForksExecsAndLoads)
 {
-	std::map<pid_t, std::vector<Mapping>> proc;
-	std::uint64_t now = 1000;
-	ProcReader rd;
-	rd.maps = [&](pid_t pid) -> std::optional<std::vector<Mapping>> {
-		auto it = proc.find(pid);
-		if (it == proc.end())
-			return std::nullopt;
-		return it->second;
-	};
-	rd.comm = [](pid_t) { return std::string("prog"); };
-	rd.now = [&] { return now += 10; };
-	proc[7] = {{0x400000, 0x401000, "r-xp", 0, "/bin/prog"}};
-	MapsBook book(rd);
+	test::FakeProc fp;
+	fp.maps[7] = {{0x400000, 0x401000, "r-xp", 0, "/bin/prog"}};
+	MapsBook book(fp.reader());
 
 	book.fed(true);
 	ASSERT_TRUE(book.read(7));
@@ -262,8 +253,8 @@ TEST(SideBand, AFedBookReadsNoProcAndFollowsForksExecsAndLoads)
 
 	// Records lost: the book reads again where a sample misses.
 	book.fed(false);
-	proc[7].push_back({0x900000, 0x901000, "r-xp", 0, "/lib/late.so"});
-	book.need(7, 0x900800, now + 100);
+	fp.maps[7].push_back({0x900000, 0x901000, "r-xp", 0, "/lib/late.so"});
+	book.need(7, 0x900800, fp.now + 100);
 	EXPECT_EQ(book.reads(), reads + 1);
 }
 

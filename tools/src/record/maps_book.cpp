@@ -2,11 +2,10 @@
 // maps_book.cpp - per-process mapping snapshots for record -g.
 #include "record/maps_book.h"
 
-#include <time.h>
-
 #include <algorithm>
 #include <system_error>
 
+#include "record/mono_clock.h"
 #include "record/process_tree.h"
 
 namespace kprofile::record {
@@ -14,15 +13,6 @@ namespace kprofile::record {
 namespace {
 
 constexpr std::uint64_t kUserLimit = (1ULL << 47);
-
-std::uint64_t monotonic_ns()
-{
-	struct timespec ts {};
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
-	       static_cast<std::uint64_t>(ts.tv_nsec);
-}
 
 bool same(const MapsBook::PathSnapshot &a, const std::vector<Mapping> &maps, const std::string &comm)
 {

@@ -190,8 +190,6 @@ private:
 	std::chrono::steady_clock::time_point stopped_{};
 };
 
-// CLOCK_MONOTONIC in ns: the clock of the stream's records.
-std::uint64_t monotonic_ns();
 // The executable mappings of @pid, sorted by address, with the time of
 // the read (CLOCK_MONOTONIC ns, the stream's clock); nullopt when it is
 // gone or its maps cannot be read.

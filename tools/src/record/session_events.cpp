@@ -4,22 +4,14 @@
 // have no profiles of their own (docs/record.md, "Following children").
 #include "record/session.h"
 
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <system_error>
 
+#include "record/mono_clock.h"
+
 namespace kprofile::record {
-
-std::uint64_t monotonic_ns()
-{
-	struct timespec ts {};
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ULL +
-	       static_cast<std::uint64_t>(ts.tv_nsec);
-}
 
 std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *time)
 {
