@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * detect.h - choosing a profile interface (SPEC 2.2), as the HAL does when
- * it initialises Hardware Performance Counters.
+ * detect.h - choosing a profile interface, as the HAL does when it
+ * initialises Hardware Performance Counters (docs/hardware.md, "Detection").
  */
 #ifndef _KPROFILE_DETECT_H
 #define _KPROFILE_DETECT_H

@@ -2,7 +2,7 @@
 /*
  * hwconfig.c - the machine-wide hardware-counter configuration of thread
  * profiling (KeSetHardwareCounterConfiguration /
- * KeQueryHardwareCounterConfiguration, seed 002).
+ * KeQueryHardwareCounterConfiguration).
  *
  * Up to KPROFILE_MAX_COUNTERS entries, each a counter source and a mode.
  * A set validates everything first (EINVAL), needs a profile interface

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profile.c - profile objects (SPEC 2.4): create (NtCreateProfileEx),
+ * profile.c - profile objects (docs/profiles.md): create (NtCreateProfileEx),
  * start (NtStartProfile), stop (NtStopProfile), statistics, and the file
  * descriptor that owns a profile.
  *

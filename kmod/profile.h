@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * profile.h - profile objects (NtCreateProfile / NtCreateProfileEx,
- * NtStartProfile, NtStopProfile; SPEC 2.4): a histogram of one source's
+ * NtStartProfile, NtStopProfile; docs/profiles.md): a histogram of one source's
  * interrupts over an address range, written live into the caller's
  * buffer of 32-bit buckets.
  *

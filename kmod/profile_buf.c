@@ -29,7 +29,7 @@
  *   buffer that shares a merged private mapping with memory that is
  *   later unmapped is reported lost.  A buffer should have a mapping of
  *   its own: the tool's are MAP_SHARED | MAP_ANONYMOUS, which merge with
- *   nothing (issue 23).  Without CONFIG_MMU_NOTIFIER nothing is watched,
+ *   nothing.  Without CONFIG_MMU_NOTIFIER nothing is watched,
  *   and the module says so at load (kp_access_init()).
  * - A shared mapping of a file that is written back (a disk file) must
  *   not be pinned long-term for writing: the filesystem would not see the

@@ -2,7 +2,7 @@
 /*
  * profile_check.c - what KPROFILE_IOC_CREATE_PROFILE accepts, in the
  * spirit of NtCreateProfile: the request's shape, the caller's buffer,
- * and who may profile what (SPEC 2.4).
+ * and who may profile what (docs/profiles.md, "Creating a profile").
  *
  * The checks run in this order, so when a request is wrong in two ways
  * the first applies:

@@ -3,7 +3,7 @@
  * profile_hit.c - the hit path (KeProfileInterrupt): given one interrupt
  * of a source, increment the bucket of every started profile it hits.
  *
- * The rule (SPEC 2.4): the profile is started, the source matches, the
+ * The rule (docs/profiles.md, "The hit rule"): the profile is started, the source matches, the
  * CPU is in the profile's set, the task is the target's thread group (any
  * task for a system-wide profile) and not hidden by dumpability (a
  * set-user-ID exec, or a creator who may only see dumpable tasks: counted

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sources.c - profile sources: the tables, the support rules of SPEC 2.2
- * and the machine-wide intervals of SPEC 2.3.
+ * sources.c - profile sources: the tables, which of them the interface
+ * supports (HalQuerySystemInformation's HalProfileSourceInformation) and
+ * the machine-wide intervals (HalSetProfileInterval; docs/profiles.md,
+ * "Sources").
  *
  * Support rules:
  *   ProfileTime is always supported: it is an hrtimer, no PMU needed.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sources.h - the profile-source model (SPEC 2.1-2.3): the tables of
+ * sources.h - the profile-source model (KPROFILE_SOURCE; docs/profiles.md,
+ * "Sources"): the tables of
  * kprofile_sources.h, which sources the running interface supports and why
  * not, and the machine-wide interval of each.
  */
@@ -17,7 +18,7 @@
 /* One past the largest KPROFILE_SOURCE value any table uses. */
 #define KP_SOURCE_LIMIT		0x100
 
-/* SPEC 2.3: the ranges are part of the ABI (uapi/linux/kprofile.h). */
+/* The intervals' ranges are part of the ABI (uapi/linux/kprofile.h). */
 #define KP_TIME_INTERVAL_DEFAULT	KPROFILE_TIME_INTERVAL_DEFAULT
 #define KP_TIME_INTERVAL_MIN		KPROFILE_TIME_INTERVAL_MIN
 #define KP_TIME_INTERVAL_MAX		KPROFILE_TIME_INTERVAL_MAX

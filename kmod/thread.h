@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * thread.h - thread profiling (SPEC 2.5): the machine-wide hardware-counter
+ * thread.h - thread profiling: the machine-wide hardware-counter
  * configuration (KeSetHardwareCounterConfiguration) and the one client that
  * counts, per thread, context switches, TSC cycles run and the configured
  * counters (EnableThreadProfiling / ReadThreadProfilingData).

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * access_test.c - KUnit suite "kprofile_access": the dumpability rule of
- * kp_access_thread_creds() for a task without an mm, on its own (the
- * reliability audit's R4b).  ptrace's task_still_dumpable() judges such a
- * task (a kernel thread, or a task past exit_mm()) by task->user_dumpable
- * since 7.1 and the stable backports (by its exec state since 7.2), and
- * only CAP_SYS_PTRACE in the initial user namespace overrides it; before,
- * the module counted it as dumpable.
+ * kp_access_thread_creds() for a task without an mm, on its own.
+ * ptrace's task_still_dumpable() judges such a task (a kernel thread, or
+ * a task past exit_mm()) by task->user_dumpable since 7.1 and the stable
+ * backports (by its exec state since 7.2), and only CAP_SYS_PTRACE in the
+ * initial user namespace overrides it; before, the module counted it as
+ * dumpable.
  *
  * The target is a kernel thread the test starts: no mm, and the
  * credentials of the KUnit thread (uid 0, every capability permitted).

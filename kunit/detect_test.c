@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * detect_test.c - KUnit suite "kprofile_detect": choosing the profile
- * interface (SPEC 2.2) from fake CPUID and MSR inputs.
+ * interface (docs/hardware.md, "Detection") from fake CPUID and MSR
+ * inputs.
  *
  * Every case checks the whole description a user sees through the info
  * ioctl, and that the reason is non-empty exactly when the interface is

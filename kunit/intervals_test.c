@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * intervals_test.c - KUnit suite "kprofile_intervals": the machine-wide
- * interval of each source (SPEC 2.3, HalSetProfileInterval semantics:
+ * interval of each source (HalSetProfileInterval semantics:
  * clamp to the range, return what is used) and the list contract of
  * EventTraceProfileSourceListInformation (ENOSPC with the count needed).
  *
- * Ranges and counts come from SPEC 2.3 and the seeds, not from the
- * module's own constants and tables.
+ * Ranges and counts come from the documents (docs/profiles.md, "Sources":
+ * the HAL's ranges as xperf -pmcsources shows them, Geoff Chappell's
+ * Emon and Amd64 tables), not from the module's own constants and tables.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>

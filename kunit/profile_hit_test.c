@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * profile_hit_test.c - KUnit suite "kprofile_profile_hit": the hit rule
- * of SPEC 2.4 on profiles whose buckets are kernel memory.  Bucket math
+ * (docs/profiles.md, "The hit rule") on profiles whose buckets are kernel memory.  Bucket math
  * at both ends of the range and in the top bucket (also across pages),
  * the 32-bit wrap, overlapping profiles each getting the hit, and the
  * filters: source, CPU set, target thread group, dumpability, user/kernel

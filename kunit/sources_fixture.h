@@ -14,7 +14,7 @@
 
 #include "../kmod/sources.h"
 
-/* SPEC 2.3: ranges of the intervals, as xperf -pmcsources shows them. */
+/* The ranges of the intervals, as xperf -pmcsources shows them. */
 #define KP_TEST_TIME_DEF	10000U
 #define KP_TEST_TIME_MIN	1221U
 #define KP_TEST_TIME_MAX	1000000U
@@ -22,7 +22,7 @@
 #define KP_TEST_CTR_MIN		4096U
 #define KP_TEST_CTR_MAX		2147483647U
 
-/* Seeds 000 and 001: the last specific value of each table. */
+/* Geoff Chappell's Emon and Amd64 tables: the last specific value of each. */
 #define KP_TEST_EMON_LAST	0x1f
 #define KP_TEST_AMD64_LAST	0xbf
 #define KP_TEST_NR_GENERIC	25	/* 0x00..0x18 */

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sources_test.c - KUnit suite "kprofile_sources": the profile-source
- * model (SPEC 2.1-2.2) on machines described by the fake processor: which
- * sources each interface supports and why not, what a query answers, and
- * the shape of the tables.  Intervals and the list are in
- * intervals_test.c.
+ * model (KPROFILE_SOURCE, HalProfileSourceInformation) on machines
+ * described by the fake processor: which sources each interface supports
+ * and why not, what a query answers, and the shape of the tables.
+ * Intervals and the list are in intervals_test.c.
  *
- * Expected sets and counts come from the seeds (000: Emon, 001: Amd64)
- * and SPEC 2.3, not from the module's own tables.
+ * Expected sets and counts come from Geoff Chappell's studies of the Emon
+ * and Amd64 profile interfaces and the HAL's documented ranges
+ * (docs/profiles.md, "Sources"), not from the module's own tables.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>
@@ -19,9 +20,9 @@
 #include "../kmod/sources.h"
 #include "sources_fixture.h"
 
-/* Seed 000: the generic sources the Emon table maps. */
+/* The generic sources the Emon table maps (Geoff Chappell). */
 static const u32 emon_generic[] = { 0x00, 0x02, 0x06, 0x0a, 0x0b, 0x13 };
-/* Seed 001: the generic sources the Amd64 table maps. */
+/* The generic sources the Amd64 table maps (Geoff Chappell). */
 static const u32 amd64_generic[] = {
 	0x00, 0x02, 0x06, 0x08, 0x09, 0x0b, 0x0d, 0x14, 0x15,
 };
@@ -97,7 +98,7 @@ static void sources_emon_ebx_len7_bit4(struct kunit *test)
 
 static bool want_emon_len2(u32 v)
 {
-	/* ProfileTime, then the sources of EBX bits 0 and 1 (seed 000). */
+	/* ProfileTime, then the sources of EBX bits 0 and 1 (the Emon table). */
 	static const u32 set[] = { 0x00, 0x02, 0x13, 0x19, 0x1a };
 
 	return in_set(set, ARRAY_SIZE(set), v);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * thread_config_test.c - KUnit suite "kprofile_hwconfig": the rules of
- * KeSetHardwareCounterConfiguration (seed 002, SPEC 2.5) on a fake
+ * KeSetHardwareCounterConfiguration (Microsoft's ntddk.h documentation) on a fake
  * processor: at most 16 entries (EINVAL), counters in use (EBUSY, naming
  * who), no PMU (EOPNOTSUPP), count 0 empties, each set replaces the last
  * and a failed one keeps it, no set while thread profiling is enabled,

@@ -3,7 +3,7 @@
  * thread_walk_test.c - KUnit suite "kprofile_thread_walk": the thread
  * list and read walks (kp_thread_list(), kp_thread_read()) cover up to
  * KP_THREAD_MAX (32768) entries under the client's raw spinlock, with
- * interrupts off.  The reliability audit's R4e: they must let interrupts
+ * interrupts off.  They must let interrupts
  * and the scheduler in at least every 64 entries (thread.c's
  * KP_THREAD_BATCH), and still account for every entry.
  *

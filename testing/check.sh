@@ -21,7 +21,7 @@
 #           fixed-seed ioctl fuzzer, stress (Intel), kmemleak, rmmod
 #   installvm make install on a Debian 12 system (debootstrap root, cached),
 #           a reboot, and a member of group kprofile using it
-#           (testing/installvm; issue 12's acceptance test)
+#           (testing/installvm)
 #   pmu     Debian's kernel on QEMU with the emulated PMU (testing/qemu-pmu,
 #           built and cached on first use), Linux's perf as the oracle
 #           (testing/pmu/guest): pmu-qemu (the build), pmu-intel, pmu-amd,

@@ -79,7 +79,7 @@ debug=(KASAN KASAN_INLINE KASAN_GENERIC PROVE_LOCKING DEBUG_LOCKDEP
 # that selects it (with CRYPTO and CRYPTO_SHA256 built in; without SGX
 # hardware its init just returns), KVM the next (much larger).  And a
 # block device whose page cache is written back, for the refusal of a
-# shared mapping of such a file (R4d): the RAM disk, /dev/ram0 (and the
+# shared mapping of such a file: the RAM disk, /dev/ram0 (and the
 # block layer it needs, which tinyconfig turns off).
 guestmm=(CRYPTO CRYPTO_SHA256 X86_SGX MMU_NOTIFIER BLOCK BLK_DEV BLK_DEV_RAM)
 

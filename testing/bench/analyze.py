@@ -354,7 +354,7 @@ def targets(res):
     rows = [[t["target"], fmt(t["value"], "{:.3g}"), fmt(t["limit"], "{:.3g}"), t["unit"],
              {True: "met", False: "MISSED", None: "noise"}[t["met"]], t["how"]]
             for t in out]
-    table("Targets of issue 16", ["target", "value", "limit", "unit", "", "machine"], rows)
+    table("Targets of the hit-path work", ["target", "value", "limit", "unit", "", "machine"], rows)
     return out
 
 

@@ -222,7 +222,7 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False, g_group=None
                         os.unlink(f)
 
 
-# The sample stream's configurations (issue 13), beside the bucket path
+# The sample stream's configurations, beside the bucket path
 # (kp1): a self stream of ProfileTime at the maximum rate, default frames
 # and ring pages, without and with call stacks, alone and beside kp1's
 # profile, and with call stacks 30 frames deeper (kpbench's DEPTH, after

@@ -279,8 +279,8 @@ int kpf_suid_child(int argc, char **argv)
 /**
  * kpf_case_suid() - a process (uid 65534) profiling itself execs a
  *	set-user-ID-root program that runs the same hot function: nothing
- *	may be counted after the exec (perf tears its events down there;
- *	issue 15, S1).  The profile counts before the exec, so the case
+ *	may be counted after the exec (perf tears its events down
+ *	there).  The profile counts before the exec, so the case
  *	cannot pass by counting nothing.
  * @c:         the worker (device open as root).
  * @suid_path: a root-owned mode 4755 copy of this program.

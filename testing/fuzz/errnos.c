@@ -9,7 +9,7 @@
  * a pointer may fail with EFAULT ("the request itself cannot be read"),
  * every unknown number with ENOTTY (the header's rules), and the ones that
  * return a new fd with ENOMEM and EMFILE.  EPERM on the machine-wide
- * setters is perf's rule for CAP_PERFMON (issue 15, S3).  Anything else is
+ * setters is perf's rule for CAP_PERFMON.  Anything else is
  * a failure: either the module or its documentation is wrong.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 30-profiles: profile objects with ProfileTime (SPEC 2.4).  Every
+# 30-profiles: profile objects with ProfileTime (docs/profiles.md).  Every
 # validation case returns its documented errno; the privilege rules with
 # capabilities dropped and as an unprivileged uid; start/stop states; a
 # profile of this program's own hot loop with 128-byte buckets counts live

@@ -1,26 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 35-privileges: perf's privilege model (docs/profiles.md, "Privileges").
-# Each block is a finding of the reliability audit that failed before the
-# fix:
-#   S2  another process needs the kernel's ptrace-read rule: a caller in a
+# Each block is a rule that a check failed before its fix:
+#   ptrace: another process needs the kernel's ptrace-read rule: a caller in a
 #       new user namespace, or one lacking a capability the target holds,
 #       is refused (EACCES), as perf_event_open() refuses it;
-#   R4  every thread of the target is checked, not just the one named;
-#   own a process may always profile its own pid, dumpable or not;
-#   S1  an exec of a set-user-ID program stops a profile of oneself and
+#   threads: every thread of the target is checked, not just the one named;
+#   own: a process may always profile its own pid, dumpable or not;
+#   setuid: an exec of a set-user-ID program stops a profile of oneself and
 #       thread profiling, the statistics say why, and so does the tool;
-#   S4  kernel.perf_event_paranoid: 3 forbids unprivileged profiles, 2
+#   paranoid: kernel.perf_event_paranoid: 3 forbids unprivileged profiles, 2
 #       kernel-mode counting;
-#   S3  machine-wide changes (interval, counter configuration, the
+#   machine-wide: machine-wide changes (interval, counter configuration, the
 #       thread-profiling slot) need CAP_PERFMON;
-#   R1  a buffer zapped, unmapped or moved while its profile runs is
+#   buffer-lost: a buffer zapped, unmapped or moved while its profile runs is
 #       reported (BUFFER_LOST) and nothing counts into invisible pages;
 #       a kernel that cannot watch it (no CONFIG_MMU_NOTIFIER) gets a
 #       warning at load;
-#   R4c a pid in a refusal reason is the caller's view of it (its pid
+#   pidns: a pid in a refusal reason is the caller's view of it (its pid
 #       namespace), not the global pid;
-#   R4d a MAP_SHARED buffer of a file whose page cache is written back (a
+#   file-pin: a MAP_SHARED buffer of a file whose page cache is written back (a
 #       block device) is not pinned long-term: EFAULT at START.
 . "$KP_GUEST/lib.sh"
 plan 44
@@ -36,43 +35,43 @@ old_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 paranoid 1
 export KP_SPIN_RANGE="$(spin --where | sed -n 's/.*hot_start=\([^ ]*\).*hot_end=\([^ ]*\).*/\1:\2/p')"
 
-# --- S2: the kernel's ptrace rule ----------------------------------------
+# --- ptrace: the kernel's ptrace rule ----------------------------------------
 kp-profile --uid 65534 --dumpable spin 30 &
 spinner=$!
 sleep 0.3
 is "$(try --uid 65534 try --target pid:$spinner)" OK \
-	"S2: uid 65534 may profile its own dumpable process"
+	"ptrace: uid 65534 may profile its own dumpable process"
 # A kernel without CONFIG_USER_NS (the PREEMPT_RT debug kernel's
 # tinyconfig) has no /proc/self/ns/user and cannot make one.
 if [ -e /proc/self/ns/user ]; then
 	is "$(try --uid 65534 --userns try --target pid:$spinner)" EACCES \
-		"S2: the same uid from a new user namespace is refused (perf: EACCES)"
+		"ptrace: the same uid from a new user namespace is refused (perf: EACCES)"
 	is "$(try --uid 65534 --userns try)" OK \
-		"S2: in a new user namespace, its own process is still allowed"
+		"ptrace: in a new user namespace, its own process is still allowed"
 else
-	skip "S2: the same uid from a new user namespace is refused" "this kernel has no CONFIG_USER_NS"
-	skip "S2: in a new user namespace, its own process is still allowed" "this kernel has no CONFIG_USER_NS"
+	skip "ptrace: the same uid from a new user namespace is refused" "this kernel has no CONFIG_USER_NS"
+	skip "ptrace: in a new user namespace, its own process is still allowed" "this kernel has no CONFIG_USER_NS"
 fi
 kill "$spinner"; wait "$spinner" 2>/dev/null
 kp-profile --keep-cap --uid 65534 --dumpable spin 30 &
 spinner=$!
 sleep 0.3
 like "$(grep CapPrm /proc/$spinner/status)" '0000000000002000' \
-	"S2: the target holds CAP_NET_RAW and nothing else"
+	"ptrace: the target holds CAP_NET_RAW and nothing else"
 is "$(try --uid 65534 try --target pid:$spinner)" EACCES \
-	"S2: a same-uid target holding a capability the caller lacks is refused"
-is "$(try try --target pid:$spinner)" OK "S2: root may profile it"
+	"ptrace: a same-uid target holding a capability the caller lacks is refused"
+is "$(try try --target pid:$spinner)" OK "ptrace: root may profile it"
 is "$(try --drop-caps try --target pid:1)" EACCES \
-	"S2: root without CAP_SYS_PTRACE/CAP_PERFMON may not profile init (it holds them)"
+	"ptrace: root without CAP_SYS_PTRACE/CAP_PERFMON may not profile init (it holds them)"
 kill "$spinner"; wait "$spinner" 2>/dev/null
 
-# --- R4: every thread of the target ---------------------------------------
+# --- threads: every thread of the target ---------------------------------------
 kp-profile spin-mixed 30 >/tmp/kp-mixed 2>&1 &
 spinner=$!
 i=0
 while ! grep -q ready /tmp/kp-mixed && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 is "$(try --uid 65534 try --target pid:$spinner)" EACCES \
-	"R4: a process one of whose threads is another uid is refused"
+	"threads: a process one of whose threads is another uid is refused"
 kill "$spinner"; wait "$spinner" 2>/dev/null
 
 # --- own pid ---------------------------------------------------------------
@@ -82,7 +81,7 @@ is "$(kv start "$out")" OK "own pid: a non-dumpable process starts a profile of 
 check "own pid: and its loop is counted ($(kv loop "$out"))" gt "$(kv loop "$out")" 0
 is "$(kv final_not_dumpable "$out")" 0 "own pid: nothing is hidden as not dumpable"
 
-# --- S1: set-user-ID exec --------------------------------------------------
+# --- setuid: set-user-ID exec --------------------------------------------------
 cp "$(command -v kp-profile)" /tmp/kp-suid
 cp "$(command -v kp-profile)" /tmp/kp-plain
 chmod 4755 /tmp/kp-suid
@@ -91,23 +90,23 @@ chmod 755 /tmp/kp-plain
 chmod 755 / 2>/dev/null
 out=$(kp-profile --uid 65534 exec-watch /tmp/kp-plain spin 1 2>&1)
 diag "$out"
-check "S1 control: after a plain exec the program still matches ($(kv hits "$out") hits, $(kv unavailable "$out") unavailable)" \
+check "setuid control: after a plain exec the program still matches ($(kv hits "$out") hits, $(kv unavailable "$out") unavailable)" \
 	gt $(($(kv hits "$out") + $(kv unavailable "$out"))) 0
-is "$(bit "$(kv flags "$out")" 0)" 0 "S1 control: no EXEC_STOPPED after a plain exec"
+is "$(bit "$(kv flags "$out")" 0)" 0 "setuid control: no EXEC_STOPPED after a plain exec"
 out=$(kp-profile --uid 65534 exec-watch /tmp/kp-suid spin 1 2>&1)
 diag "$out"
 is "$(kv start "$out") $(kv buckets "$out") $(kv hits "$out")" "OK 0 0" \
-	"S1: the set-user-ID program's hot loop is not counted"
-check "S1: its interrupts are counted as not_dumpable ($(kv not_dumpable "$out"))" \
+	"setuid: the set-user-ID program's hot loop is not counted"
+check "setuid: its interrupts are counted as not_dumpable ($(kv not_dumpable "$out"))" \
 	gt "$(kv not_dumpable "$out")" 0
-is "$(bit "$(kv flags "$out")" 0)" 1 "S1: the statistics say EXEC_STOPPED"
+is "$(bit "$(kv flags "$out")" 0)" 1 "setuid: the statistics say EXEC_STOPPED"
 plain=$(kp-thread exec-child /tmp/kp-plain spin 1 2>&1)
 suid=$(kp-thread exec-child /tmp/kp-suid spin 1 2>&1)
 diag "plain: $plain" "suid: $suid"
 is "$(kv child_found "$suid") $(kv child_exec_stopped "$suid") $(kv exec_stopped "$suid")" \
-	"1 1 1" "S1: thread profiling marks the set-user-ID child exec-stopped"
-is "$(kv child_exec_stopped "$plain")" 0 "S1: but not a child after a plain exec"
-check "S1: the set-user-ID child's 1 s spin is not charged ($(kv child_cycles "$suid") < $(kv child_cycles "$plain") / 4)" \
+	"1 1 1" "setuid: thread profiling marks the set-user-ID child exec-stopped"
+is "$(kv child_exec_stopped "$plain")" 0 "setuid: but not a child after a plain exec"
+check "setuid: the set-user-ID child's 1 s spin is not charged ($(kv child_cycles "$suid") < $(kv child_cycles "$plain") / 4)" \
 	test "$(kv child_cycles "$suid")" -lt $(($(kv child_cycles "$plain") / 4))
 
 # kprofile record says why the command stopped being profiled (the shell
@@ -119,58 +118,58 @@ if have_tool; then
 		"kprofile record -o /tmp/kp-suid.data -- sh -c '/tmp/kp-suid spin 1'" 2>&1)
 	chmod 600 /dev/kprofile
 	diag "$out"
-	like "$out" "set-user-ID" "S1: kprofile record says the command executed a set-user-ID program"
+	like "$out" "set-user-ID" "setuid: kprofile record says the command executed a set-user-ID program"
 else
-	skip "S1: kprofile record says the command executed a set-user-ID program" "tool not built"
+	skip "setuid: kprofile record says the command executed a set-user-ID program" "tool not built"
 fi
 
-# --- S4: kernel.perf_event_paranoid ----------------------------------------
+# --- paranoid: kernel.perf_event_paranoid ----------------------------------------
 paranoid 3
-is "$(try --uid 65534 try --mode 1)" EACCES "S4: paranoid 3: no profile without CAP_PERFMON"
-is "$(try try --mode 3)" OK "S4: paranoid 3: root still profiles"
+is "$(try --uid 65534 try --mode 1)" EACCES "paranoid: paranoid 3: no profile without CAP_PERFMON"
+is "$(try try --mode 3)" OK "paranoid: paranoid 3: root still profiles"
 paranoid 2
-is "$(try --uid 65534 try --mode 1)" OK "S4: paranoid 2: a user-mode profile of oneself"
-is "$(try --uid 65534 try --mode 3)" EACCES "S4: paranoid 2: kernel-mode counting -> EACCES"
-is "$(try --uid 65534 try --mode 2)" EACCES "S4: paranoid 2: kernel mode only -> EACCES"
+is "$(try --uid 65534 try --mode 1)" OK "paranoid: paranoid 2: a user-mode profile of oneself"
+is "$(try --uid 65534 try --mode 3)" EACCES "paranoid: paranoid 2: kernel-mode counting -> EACCES"
+is "$(try --uid 65534 try --mode 2)" EACCES "paranoid: paranoid 2: kernel mode only -> EACCES"
 paranoid 1
-is "$(try --uid 65534 try --mode 3)" OK "S4: paranoid 1: kernel-mode counting of oneself"
-is "$(try --uid 65534 try --target system)" EPERM "S4: paranoid 1: system-wide still needs CAP_PERFMON"
+is "$(try --uid 65534 try --mode 3)" OK "paranoid: paranoid 1: kernel-mode counting of oneself"
+is "$(try --uid 65534 try --target system)" EPERM "paranoid: paranoid 1: system-wide still needs CAP_PERFMON"
 
-# --- S3: machine-wide changes ------------------------------------------------
+# --- machine-wide: machine-wide changes ------------------------------------------------
 out=$(kp-profile --uid 65534 machine 2>&1)
 diag "$out"
-is "$(kv set_interval "$out")" EPERM "S3: uid 65534 may not set a source's interval"
-is "$(kv hw_config "$out")" EPERM "S3: uid 65534 may not set the hardware-counter configuration"
-is "$(kv thread_enable "$out")" EPERM "S3: uid 65534 may not take the thread-profiling slot"
+is "$(kv set_interval "$out")" EPERM "machine-wide: uid 65534 may not set a source's interval"
+is "$(kv hw_config "$out")" EPERM "machine-wide: uid 65534 may not set the hardware-counter configuration"
+is "$(kv thread_enable "$out")" EPERM "machine-wide: uid 65534 may not take the thread-profiling slot"
 out=$(kp-profile machine 2>&1)
 is "$(kv set_interval "$out") $(kv thread_enable "$out")" "OK OK" \
-	"S3: root may (interval, thread profiling)"
+	"machine-wide: root may (interval, thread profiling)"
 
-# --- R1: the buffer's mapping changes while started --------------------------
+# --- buffer-lost: the buffer's mapping changes while started --------------------------
 out=$(kp-profile lost none 2>&1)
 is "$(kv flags "$out") $(kv unavailable "$out") $(kv visible "$out")" "0 0 $(kv hits "$out")" \
-	"R1 control: an untouched buffer shows every hit"
+	"buffer-lost control: an untouched buffer shows every hit"
 # The watch is an MMU interval notifier: a kernel without
 # CONFIG_MMU_NOTIFIER (the debug layer's tinyconfig kernel) cannot have it.
 if grep -qw mmu_interval_notifier_insert /proc/kallsyms; then
 	for how in dontneed munmap mremap; do
 		out=$(kp-profile lost $how 2>&1)
 		diag "$how: $(echo $out)"
-		is "$(bit "$(kv flags "$out")" 1)" 1 "R1: $how: the statistics say BUFFER_LOST"
-		check "R1: $how: later hits are unavailable ($(kv unavailable "$out")), not counted into invisible pages" \
+		is "$(bit "$(kv flags "$out")" 1)" 1 "buffer-lost: $how: the statistics say BUFFER_LOST"
+		check "buffer-lost: $how: later hits are unavailable ($(kv unavailable "$out")), not counted into invisible pages" \
 			gt "$(kv unavailable "$out")" 0
 	done
 else
 	like "$(dmesg | grep 'no CONFIG_MMU_NOTIFIER' | tail -n1)" "profile buffer unmapped or replaced .* is not detected" \
-		"R1: this kernel cannot watch a buffer (no CONFIG_MMU_NOTIFIER), and kprofile said so at load"
+		"buffer-lost: this kernel cannot watch a buffer (no CONFIG_MMU_NOTIFIER), and kprofile said so at load"
 	for how in dontneed munmap mremap; do
 		[ $how = dontneed ] ||
-			skip "R1: $how: BUFFER_LOST" "this kernel has no CONFIG_MMU_NOTIFIER"
-		skip "R1: $how: later hits are unavailable" "this kernel has no CONFIG_MMU_NOTIFIER"
+			skip "buffer-lost: $how: BUFFER_LOST" "this kernel has no CONFIG_MMU_NOTIFIER"
+		skip "buffer-lost: $how: later hits are unavailable" "this kernel has no CONFIG_MMU_NOTIFIER"
 	done
 fi
 
-# --- R4c: pids in reasons, per pid namespace ----------------------------------
+# --- pidns: pids in reasons, per pid namespace ----------------------------------
 # Thread profiling's refusal ("in use by pid N; one client at a time")
 # reaches the kernel log (thread_fd.c, pr_debug): with dynamic debug on,
 # read it there, after a marker.  Seen from a new pid namespace, the holder
@@ -193,11 +192,11 @@ held() {
 }
 if [ ! -e /proc/self/ns/pid ] || ! unshare --help 2>&1 | grep -q -- --pid; then
 	for t in "refused from a child pid namespace" "reason: pid 0" "holder in a new namespace" "reason: its outside pid"; do
-		skip "R4c: $t" "no pid namespaces here (CONFIG_PID_NS, unshare --pid)"
+		skip "pidns: $t" "no pid namespaces here (CONFIG_PID_NS, unshare --pid)"
 	done
 elif [ ! -w "$ddc" ]; then
 	for t in "refused from a child pid namespace" "reason: pid 0" "holder in a new namespace" "reason: its outside pid"; do
-		skip "R4c: $t" "no dynamic debug (the reason is logged with pr_debug)"
+		skip "pidns: $t" "no dynamic debug (the reason is logged with pr_debug)"
 	done
 else
 	echo 'module kprofile +p' >"$ddc"
@@ -208,21 +207,21 @@ else
 	echo "kp-r4c-one" >/dev/kmsg
 	out=$(unshare --pid --fork kp-profile thread-try 2>&1)
 	is "$(kv thread_enable "$out")" EBUSY \
-		"R4c: thread profiling taken in the initial pid namespace is refused from a child one (EBUSY)"
+		"pidns: thread profiling taken in the initial pid namespace is refused from a child one (EBUSY)"
 	is "$(reason_after kp-r4c-one)" 0 \
-		"R4c: the reason names the holder as that namespace sees it: pid 0, not its global pid $holder"
+		"pidns: the reason names the holder as that namespace sees it: pid 0, not its global pid $holder"
 	kill "$holder"
 	wait "$holder" 2>/dev/null
 	rm -f /tmp/kp-hold
 	unshare --pid --fork kp-profile thread-hold 30 >/tmp/kp-hold 2>&1 &
 	nsholder=$!
-	is "$(kv pid "$(held)")" 1 "R4c control: a holder in a new pid namespace is pid 1 there"
+	is "$(kv pid "$(held)")" 1 "pidns control: a holder in a new pid namespace is pid 1 there"
 	echo "kp-r4c-two" >/dev/kmsg
 	out=$(kp-profile thread-try 2>&1)
 	p=$(reason_after kp-r4c-two)
 	nspid=$(sed -n 's/^NSpid:[[:space:]]*//p' "/proc/${p:-0}/status" 2>/dev/null | tr -s '\t ' ' ')
 	is "$(kv thread_enable "$out") $nspid" "EBUSY ${p:-?} 1" \
-		"R4c: refused in the initial namespace, the reason names that holder by its pid there ($p; NSpid: $nspid)"
+		"pidns: refused in the initial namespace, the reason names that holder by its pid there ($p; NSpid: $nspid)"
 	# The holder itself (unshare only waits for it), whatever the reason
 	# said: it holds /dev/kprofile open, and 40-hwlayer's rmmod needs it
 	# gone.  busybox has killall, not pkill; no other kp-profile runs now.
@@ -231,17 +230,17 @@ else
 	echo 'module kprofile -p' >"$ddc"
 fi
 
-# --- R4d: no long-term pin of a shared mapping of a written-back file ---------
+# --- file-pin: no long-term pin of a shared mapping of a written-back file ---------
 out=$(kp-profile self --seconds 0.2 --buffer file:/tmp/kp-shared-buf 2>&1)
-is "$(kv start "$out")" OK "R4d control: a MAP_SHARED buffer of a tmpfs file starts"
+is "$(kv start "$out")" OK "file-pin control: a MAP_SHARED buffer of a tmpfs file starts"
 rm -f /tmp/kp-shared-buf
 if [ -b /dev/ram0 ]; then
 	out=$(kp-profile self --seconds 0.2 --buffer file:/dev/ram0 2>&1)
 	diag "$out"
 	is "$(kv start "$out")" EFAULT \
-		"R4d: a MAP_SHARED buffer of a block device (its page cache is written back) is EFAULT at START"
+		"file-pin: a MAP_SHARED buffer of a block device (its page cache is written back) is EFAULT at START"
 else
-	skip "R4d: a MAP_SHARED buffer of a block device is EFAULT at START" \
+	skip "file-pin: a MAP_SHARED buffer of a block device is EFAULT at START" \
 		"no block device here (the debug layer's kernel has /dev/ram0)"
 fi
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 52-numbers: numbers that must agree (issue 23): a recording of several
+# 52-numbers: numbers that must agree: a recording of several
 # concurrent children, short-lived and exec'ing ones among them, loses no
 # bucket buffer and its record summary, report header and --processes
 # table add up to the hit; record -a shows a bucket shared by several
@@ -13,7 +13,7 @@
 
 if ! have_tool; then
 	plan 1
-	skip "issue 23's numbers" "tool not built"
+	skip "numbers that must agree" "tool not built"
 	exit 0
 fi
 plan 22

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 55-stream: the sample stream with call stacks (issue 13) through the
+# 55-stream: the sample stream with call stacks through the
 # tool, with ProfileTime: `record -g` of `callers` (its hot leaf kp_leaf is
 # called from caller_a with 3 times the work of caller_b) gives folded
 # stacks through both callers in about that ratio, Children/Self and call

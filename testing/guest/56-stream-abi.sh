@@ -118,13 +118,13 @@ gt "$(kv child_before "$out")" 0 && gt "$(kv child_after "$out")" 0 &&
 is "$(kv info_flags "$out")/$(kv exit_child "$out")/$(kv info_poll "$out")" 0/1/1 \
 	"exec: a plain exec stops nothing, EXIT follows (and the fd polls)"
 out=$(kp-stream exec /tmp/kp-stream-suid spin 0.5 2>&1)
-is "$(kv exec_child "$out")" kp-stream-suid "S1: EXEC of the set-user-ID program"
-gt "$(kv child_before "$out")" 0 && ok "S1: the child is sampled before the exec" ||
-	not_ok "S1: the child is sampled before the exec" "$out"
-is "$(kv child_after "$out")" 0 "S1: the set-user-ID program is not sampled"
-is "$(kv info_flags "$out")" 1 "S1: STREAM_INFO says EXEC_STOPPED"
-is "$(kv exit_child "$out")" 0 "S1: the process is followed no more (no EXIT)"
-is "$(kv bad "$out")" 0 "S1: every record well-formed"
+is "$(kv exec_child "$out")" kp-stream-suid "setuid: EXEC of the set-user-ID program"
+gt "$(kv child_before "$out")" 0 && ok "setuid: the child is sampled before the exec" ||
+	not_ok "setuid: the child is sampled before the exec" "$out"
+is "$(kv child_after "$out")" 0 "setuid: the set-user-ID program is not sampled"
+is "$(kv info_flags "$out")" 1 "setuid: STREAM_INFO says EXEC_STOPPED"
+is "$(kv exit_child "$out")" 0 "setuid: the process is followed no more (no EXIT)"
+is "$(kv bad "$out")" 0 "setuid: every record well-formed"
 rm -f /tmp/kp-stream-plain /tmp/kp-stream-suid
 
 # --- kernel samples and their stacks --------------------------------------

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 57-children: record follows every child from the kernel's records (the
-# stream's FORK/EXEC/EXIT, issue 22): `forkstorm` starts 300 children one
+# stream's FORK/EXEC/EXIT): `forkstorm` starts 300 children one
 # after another, each living under a millisecond (0.5 ms of CPU time, a
 # fourth of them after an exec under another name), at -F 8000 (0.122 ms).
 # Every child must be in the process table (none missed), and its Hits

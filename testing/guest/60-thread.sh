@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 60-thread: thread profiling (SPEC 2.5) in Debian's kernel without a PMU.
+# 60-thread: thread profiling (KeSetHardwareCounterConfiguration) in Debian's kernel without a PMU.
 # Through the raw ioctls (kp-thread): switches and cycle time count, the
 # counters are unavailable with the reason, a second client gets EBUSY,
 # INHERIT follows new threads and child processes, and the configuration

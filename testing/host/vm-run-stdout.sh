@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host hook: `make -s --no-print-directory vm-run CMD=...` keeps its
 # standard output to CMD's (README: "> x.json holds the JSON only"):
-# the tool it builds first writes to stderr (issue 23, item 9: cmake's
+# the tool it builds first writes to stderr (before, cmake's
 # "[ 19%] Built target kprofile_core" lines were on stdout).  vm-run's
 # build step (tool-to-stderr) is run alone, after a source change, so
 # that cmake has something to print; no VM is booted.

@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Prove that the matrix's build lines catch a use of an API the oldest or
-# the newest kernel lacks (issue 14: "a deliberate use of an API that the
-# oldest or newest kernel lacks fails the layer").
+# the newest kernel lacks: a deliberate use of such an API fails the layer.
 #
 # Usage: testing/matrix/plant.sh 5.10|7.2 KDIR
 #   5.10  plants fault_in_safe_writeable() (5.16+)

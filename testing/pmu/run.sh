@@ -34,7 +34,7 @@
 #   6.1 (testing/matrix/debian.sh: its cached root, kprofile.ko built
 #   against its headers; NAME 6.12 or 7.2), a short line: 10-boot,
 #   52-kprofile-record, 54-kprofile-detect and 99-dmesg unless --tests
-#   (issue 21, item 6: every NMI accounted for, none of unknown reason, on
+#   (every NMI accounted for, none of unknown reason, on
 #   the newest kernel too).  Without pmu_regs.ko (60-regs): the sid root's
 #   compiler builds kprofile.ko alone.
 #   --scripts MODEL prints the guest scripts MODEL runs by default.

@@ -184,7 +184,7 @@ void run_sources(const SourcesOptions &opts, const Context &ctx)
 	}
 	if (opts.names_only) {
 		// The names, then the perf and xperf aliases of those listed
-		// (time, cycles, ...): what completion offers (issue 23).
+		// (time, cycles, ...): what completion offers.
 		std::string aliases;
 		for (const auto &e : select_sources(listing.sources, view)) {
 			print_out(e.name + "\n");

@@ -48,7 +48,7 @@ constexpr SourceRow amd64_table[] = {
 #undef KP_AMD_G
 #undef KP_AMD_S
 
-// SPEC 2.3: the ranges are the ABI's (linux/kprofile.h).
+// HalSetProfileInterval's ranges are the ABI's (linux/kprofile.h).
 constexpr IntervalRange time_range = {KPROFILE_TIME_INTERVAL_DEFAULT, KPROFILE_TIME_INTERVAL_MIN,
                                       KPROFILE_TIME_INTERVAL_MAX};
 constexpr IntervalRange counter_range = {KPROFILE_COUNTER_INTERVAL_DEFAULT,

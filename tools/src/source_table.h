@@ -60,7 +60,7 @@ std::span<const KnownSource> known_sources(Interface iface);
 // The name of @value on @iface, or nullopt when @iface does not know it.
 std::optional<std::string_view> source_name(Interface iface, std::uint32_t value);
 
-// SPEC 2.3: the interval range of a source (what xperf -pmcsources shows).
+// The interval range of a source (what xperf -pmcsources shows).
 struct IntervalRange {
 	std::uint32_t default_interval;
 	std::uint32_t min_interval;

@@ -139,7 +139,7 @@ def main():
     # stat -p and -x (F2).
     expect("stat -p PID parses (no module: exit 2)", run(tool, *nodev, "stat", "-p", "1"), 2,
            "not loaded")
-    # perf's habit (issue 23, item 6): stat -e as record -e.
+    # perf's habit: stat -e as record -e.
     expect("stat -e cycles parses, as -s (no module: exit 2)",
            run(tool, *nodev, "stat", "-e", "cycles", "--", "true"), 2, "not loaded")
     expect("stat -x , parses (no module: exit 2)",

@@ -197,7 +197,7 @@ def check_views(args, rec):
           rows)
     proc = run(args.tool, "report", "-i", rec, "--objects")
     out = proc.stdout.decode()
-    # The rate: 100 hits in the fixture's 1.5 s (issue 23, item 11).
+    # The rate: 100 hits in the fixture's 1.5 s.
     check("--objects prints the per-object summary (hits, time, rate, path)",
           proc.returncode == 0 and re.search(r"%s +100\.0 +95\.24%% +0\.100 s +66\.7/s +3 "
                                              % re.escape(lib), out), out)
@@ -223,7 +223,7 @@ def check_views(args, rec):
     check("report --raw is the text dump", proc.returncode == 0
           and proc.stdout.startswith(b"# Address"), proc.stdout[:300])
     # kernrate -z LIB: --raw --dso dumps LIB's buckets only, no catch-all
-    # (issue 23, item 10: --raw ignored --dso and --symbol).
+    # (--raw once ignored --dso and --symbol).
     proc = run(args.tool, "report", "-i", rec, "--raw", "--json", "--dso", lib)
     try:
         doc = json.loads(proc.stdout)
@@ -247,7 +247,7 @@ def check_views(args, rec):
 
 
 def check_ratios(args, tmp):
-    """kernrate's side-by-side sources and CPI (issue 23, item 11): the
+    """kernrate's side-by-side sources and CPI: the
     fixture's ProfileTotalCycles and ProfileTotalIssues hits, per object
     and per symbol (make_record_fixture.cpp --cpi)."""
     lib = os.path.basename(args.so)

@@ -174,8 +174,8 @@ TEST(RecordFilters, ObjectSummaryLikeKernratesModuleList)
 	EXPECT_NE(text.find("0.085 s"), std::string::npos) << text;
 	EXPECT_EQ(text.find("/s "), std::string::npos) << "no rate without a duration: " << text;
 
-	// A rate column, hits per second of the recording (issue 23, item
-	// 11): 85 hits in 0.5 s.
+	// A rate column, hits per second of the recording (kernrate's
+	// rate): 85 hits in 0.5 s.
 	rep.duration_ns = 500000000;
 	objs = object_totals(rep);
 	EXPECT_DOUBLE_EQ(objs[0].rate, 170.0);
@@ -183,7 +183,7 @@ TEST(RecordFilters, ObjectSummaryLikeKernratesModuleList)
 }
 
 // kernrate's sources side by side: each later source over the first, CPI
-// where cycles and instructions are both recorded (issue 23, item 11).
+// where cycles and instructions are both recorded.
 TEST(RecordFilters, SourcesSideBySideWithCpi)
 {
 	Report rep;

@@ -153,8 +153,8 @@ std::string message_of(const std::string &bytes)
 
 } // namespace
 
-// A damaged file is said to be corrupted, not "truncated" (issue 23, item
-// 7: 64 random bytes written into a file read "record file is truncated
+// A damaged file is said to be corrupted, not "truncated" (before,
+// 64 random bytes written into a file read "record file is truncated
 // (sample data)"); a file cut inside its header says so.
 TEST(RecordFormat, CorruptionIsNotCalledTruncation)
 {
@@ -262,7 +262,7 @@ TEST(RecordFormat, FileRoundTripAndMissingFileAdvice)
 
 // A directory, an empty file and someone else's file say so; they all
 // read "not a kprofile record file (bad magic)" or "run `kprofile
-// record` first" before (issue 23, item 7).
+// record` first" before.
 TEST(RecordFormat, DirectoryEmptyAndUnreadableFilesSaySo)
 {
 	auto message = [](const std::string &path) {

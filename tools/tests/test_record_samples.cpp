@@ -145,8 +145,8 @@ TEST(RecordSamples, DamagedSectionsAreRefused)
 	const std::string good = serialize(with_samples());
 
 	// Cut inside the records: the samples are lost, the bucket profile
-	// before them is read whole, and the reader is told (issue 23, item
-	// 7: nothing was salvaged of a truncated file).
+	// before them is read whole, and the reader is told (before,
+	// nothing was salvaged of a truncated file).
 	const ProfileData cut = parse(good.substr(0, good.size() - 5));
 	EXPECT_FALSE(cut.samples.present);
 	EXPECT_EQ(cut.ranges.size(), with_samples().ranges.size());
@@ -165,7 +165,7 @@ TEST(RecordSamples, DamagedSectionsAreRefused)
 		parse(bad);
 		ADD_FAILURE() << "a damaged sample section was read";
 	} catch (const FormatError &e) {
-		// Damage in a whole section, not a cut (issue 23, item 7).
+		// Damage in a whole section, not a cut.
 		EXPECT_NE(std::string(e.what()).find("corrupted: its samples"), std::string::npos)
 			<< e.what();
 	}
@@ -260,7 +260,7 @@ TEST(RecordSamples, UnknownAddressesAndModules)
 	EXPECT_FALSE(syms.frame(a.frames[0]).resolved);
 	NamedSample m = syms.name(d.samples.samples[1]);
 	EXPECT_EQ(syms.frame(m.frames[0]).object, "[kprofile]");
-	// The module once, as the object (issue 23: script printed
+	// The module once, as the object (script once printed
 	// "mod_fn [kprofile]+0x8 ([kprofile])").
 	EXPECT_EQ(syms.frame(m.frames[0]).symbol, "mod_fn");
 	EXPECT_EQ(syms.frame(m.frames[0]).offset, 8U);

@@ -301,7 +301,7 @@ TEST(RecordSplit, RawDumpListsNonZeroBucketsWithSymbolOffsets)
 
 // kernrate -z: --raw with --dso or --symbol dumps the zoomed object's
 // buckets only; --raw ignored both and dumped every bucket, the 2 GiB
-// catch-alls included (issue 23, item 10).
+// catch-alls included.
 TEST(RecordSplit, RawDumpHonoursDsoAndSymbol)
 {
 	FakeResolver f;
@@ -326,7 +326,7 @@ TEST(RecordSplit, RawDumpHonoursDsoAndSymbol)
 
 // `go tool pprof` takes the first mapping for the main binary ("File:"):
 // it was whichever object had the hottest row, [kernel] under -a or a
-// busy syscall loop (issue 23, item 8).
+// busy syscall loop.
 TEST(RecordSplit, PprofPutsTheProgramsMappingFirst)
 {
 	ProfileData d;
@@ -364,7 +364,7 @@ TEST(RecordSplit, PprofPutsTheProgramsMappingFirst)
 }
 
 // A bucket recording's folded stacks are rooted as record -g's are, by
-// the comm (issue 23, item 8: "work-dyn-156" vs "work-dyn").
+// the comm ("work-dyn-156" vs "work-dyn" before).
 TEST(RecordSplit, FoldedRootIsTheCommAsInSampleStacks)
 {
 	Report rep;
@@ -382,7 +382,7 @@ TEST(RecordSplit, FoldedRootIsTheCommAsInSampleStacks)
 }
 
 // Unresolved code is summed per object, with the debug package that
-// would name it (issue 23, item 8: eighteen libm.so.6+0x... rows, and
+// would name it (before: eighteen libm.so.6+0x... rows, and
 // no word of libc6-dbg).
 TEST(RecordSplit, UnresolvedShareAndDebugPackagePerObject)
 {

@@ -88,7 +88,7 @@ TEST(RecordSymfs, ObjectsAreFoundUnderSymfsByPathOrBasename)
 }
 
 // --symfs DIR holding only some objects: the others are this machine's
-// own when their build-id is the recorded one (issue 23, item 8: with
+// own when their build-id is the recorded one (before, with
 // the program in DIR, libc, libm and libz were "No such file").
 TEST(RecordSymfs, ObjectsNotUnderSymfsFallBackToTheSameBuildHere)
 {

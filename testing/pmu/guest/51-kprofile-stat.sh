@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 51-kprofile-stat: kprofile stat counts what perf stat counts (issue 21,
-# item 2).  For each source the emulator counts (instructions, cycles,
+# 51-kprofile-stat: kprofile stat counts what perf stat counts.  For each source the emulator counts (instructions, cycles,
 # branches: every Emon or Amd64 source mapped to them), "kprofile stat -x,
 # -s SOURCE:u -- loop N" and "perf stat -x, -e EVENT:u -- loop N" agree
 # within 0.5 %, and so do both privilege levels (SOURCE, EVENT).  The user

@@ -104,7 +104,7 @@ for lvl in user both; do
 		# the command from its fork (the held child's exec, the
 		# teardown of the tool's address space: 0.6-1.0 % here),
 		# perf from inside its exec; stat has START_ON_EXEC, record
-		# not yet (issue 21).  perf record itself is no reference:
+		# not yet.  perf record itself is no reference:
 		# on AMD its period spans its own PMI handler (+2.9 %).
 		psamples=$(awk '{ t += $2 } END { print t + 0 }' p-$lvl.syms)
 		want=$((total / period))

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 53-kprofile-coexist: kprofile beside the NMI watchdog and perf, with the
-# real mechanisms (issue 21, item 4).  With the watchdog on, a counter
+# real mechanisms.  With the watchdog on, a counter
 # source is refused with the reason and the fix; after
 # "sysctl kernel.nmi_watchdog=0" it works without reloading the module;
 # while kprofile holds counters perf stat -e cycles cannot count, and once

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 54-kprofile-detect: the seeds' detection logic on a real kernel and a
-# PMU perf accepts (issue 21, item 5), on every model line: intel (perfmon
+# PMU perf accepts, on every model line: intel (perfmon
 # v2, EBX 0x58), intel-v1 (perfmon version 1), intel-ebx (EBX 0x25), amd,
 # amd-core.  The interface, its counters and perfmon version are the
 # machine's (Emon with QEMU's 4 counters; Amd64 with 4; with
@@ -32,7 +32,7 @@ esac
 like "$info" "$iface" "kprofile info: interface $iface"
 if [ "$KP_PMU_MODEL" = amd-core ]; then
 	# The Windows model's Amd64 interface is the four legacy counters
-	# (SPEC.md: 0xc0010000-7); PerfCtrExtCore's first four alias them
+	# (docs/hardware.md, "Registers": 0xc0010000-7); PerfCtrExtCore's first four alias them
 	# (AMD APM vol. 2, 13.2.1), its counters 4 and 5 (0xc0010200 + 2n)
 	# stay perf's.
 	like "$info" "counters: *4 x 48 bits" \

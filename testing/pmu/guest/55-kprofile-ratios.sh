@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 55-kprofile-ratios: report --objects' sources side by side (issue 23,
-# item 11: kernrate's ratios per module and symbol, CPI) agree with perf
+# 55-kprofile-ratios: report --objects' sources side by side (kernrate's ratios per module and symbol, CPI) agree with perf
 # stat's counts of the same run's events.  "kprofile record --user -b 2
 # -s instructions,branches -- loop N" (4-byte buckets: loop() shares none
 # with _start) gives loop() a BranchInstructions /

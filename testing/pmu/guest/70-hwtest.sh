@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # 70-hwtest: make hwtest (testing/hwtest.sh, for real silicon) in the
-# emulated-PMU machine (issue 21, item 1; lines intel, amd and intel-v1),
+# emulated-PMU machine (lines intel, amd and intel-v1),
 # unchanged but for its knobs:
 # the test programs come built (KP_HWTEST_BIN: no gcc here), the loops
 # are short, and the tolerance is what the emulator makes exact.  Its TAP

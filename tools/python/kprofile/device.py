@@ -216,8 +216,8 @@ def _bucket_buffer(nbuckets):
     neighbour splits the merged mapping, which the kernel announces as a
     clear of the 2 MiB around the split (vma_adjust_trans_huge()): the
     module took that for the buffer going away and counted the profile's
-    later hits as unavailable (BUFFER_LOST; issue 23, as kprofile record
-    before e66aa16).  A shared anonymous mapping (mmap's default with no
+    later hits as unavailable (BUFFER_LOST, as kprofile record
+    did before e66aa16).  A shared anonymous mapping (mmap's default with no
     file) merges with nothing; the array keeps it alive."""
     mem = mmap.mmap(-1, max(nbuckets * 4, 1),
                     flags=mmap.MAP_SHARED | mmap.MAP_ANONYMOUS)

@@ -298,8 +298,8 @@ class DeviceTest(unittest.TestCase):
         private anonymous mappings Linux merges.  Freeing a neighbour
         split the merge, the kernel announced a clear of the 2 MiB around
         the split (vma_adjust_trans_huge()), and the module flagged the
-        live profile BUFFER_LOST, its later hits unavailable (issue 23,
-        the false BUFFER_LOST record had too).  Named test_a_ to run
+        live profile BUFFER_LOST, its later hits unavailable (the
+        false BUFFER_LOST record had too).  Named test_a_ to run
         first, while malloc still maps blocks of 1 MiB on their own."""
         # A 2 MiB buffer, then 1 MiB ones: a merge of several MiB.
         keep = self.need(self.dev.create_profile, 0, 1 << 47, 28)

@@ -203,7 +203,7 @@ void run_report(const ReportOptions &opts)
 
 		if (raw) {
 			auto buckets = raw_buckets(d, resolver, sources);
-			// kernrate -z X: X's buckets only (issue 23, item 10).
+			// kernrate -z X: X's buckets only.
 			filter_raw(buckets, opts.filter);
 			if (format == "json")
 				emit(opts, raw_json(d, buckets).dump(2) + "\n", false);
@@ -218,7 +218,7 @@ void run_report(const ReportOptions &opts)
 		select.percent_limit = 0;
 		filter_rows(rep.rows, select);
 		// kernrate's side-by-side sources, from the rows of each
-		// source before they are grouped (issue 23, item 11).
+		// source before they are grouped.
 		std::string sides;
 		if (opts.objects && format == "table" && rep.sources.size() > 1)
 			for (bool symbols : {false, true})

@@ -122,7 +122,7 @@ inline void add_location(perftools::profiles::Profile &p, std::uint64_t id, std:
 // pprof takes the first mapping for the main binary ("File: ..." in
 // `go tool pprof`): move the mapping of the recording's program there
 // (the command's, or -p's process's name), else the first one that is
-// a file, not "[kernel]" or a module (issue 23: it showed File: [kernel]).
+// a file, not "[kernel]" or a module (it once showed File: [kernel]).
 inline void main_mapping_first(perftools::profiles::Profile &p, const ProfileData &data)
 {
 	std::string main = data.command.empty() ? process_comm(data, data.pid) : data.command[0];

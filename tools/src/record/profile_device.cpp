@@ -58,7 +58,7 @@ BucketBuffer::BucketBuffer(std::size_t buckets) : count_(buckets)
 	// huge page is there) as a clear of the 2 MiB around the split
 	// point, which the module cannot tell from an unmap: every live
 	// profile whose buffer lay within it was marked BUFFER_LOST and
-	// counted its later hits as unavailable (issue 23: multi-process
+	// counted its later hits as unavailable (multi-process
 	// recordings whose totals did not add up).  A whole mapping is
 	// unmapped without a split.
 	void *p = mmap(nullptr, map_bytes_, PROT_READ | PROT_WRITE,

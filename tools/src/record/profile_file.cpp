@@ -88,7 +88,7 @@ std::uint64_t count_nonzero(const std::vector<std::uint32_t> &buckets)
 
 // CRC-32 (IEEE 802.3, as zlib's crc32()) of @len bytes at @p: each data
 // section's checksum in the header, so that a damaged file is told from a
-// cut one (issue 23, item 7).
+// cut one.
 std::uint32_t crc32(const char *p, std::size_t len)
 {
 	static const auto table = [] {
@@ -280,7 +280,7 @@ std::string bytes_text(std::uint64_t n)
 	return n == 1 ? "1 byte" : std::to_string(n) + " bytes";
 }
 
-// Whether @j's "crc32" (absent in files before issue 23) matches.
+// Whether @j's "crc32" (absent in older files) matches.
 bool crc_ok(const json &j, const char *p, std::uint64_t len)
 {
 	const auto it = j.find("crc32");
@@ -538,7 +538,7 @@ ProfileData read_file(const std::string &path)
 	struct stat st {};
 	const bool known = ::stat(path.c_str(), &st) == 0;
 
-	// Say what the path is, not "bad magic" (issue 23, item 7).
+	// Say what the path is, not "bad magic".
 	if (known && S_ISDIR(st.st_mode))
 		throw FormatError(path + " is a directory, not a record file (pass -i FILE)");
 	if (known && S_ISREG(st.st_mode) && st.st_size == 0)

@@ -371,7 +371,7 @@ Report build_report(const ProfileData &data, RangeResolver &resolver,
 	rep.objects = object_totals(rep);
 	rep.warnings = resolver.warnings();
 	// Per object, how much stayed unresolved and what would name it
-	// (issue 23: eighteen libm+0x... rows, and no word of libc6-dbg).
+	// (before: eighteen libm+0x... rows, and no word of libc6-dbg).
 	std::map<std::string, std::pair<double, double>> unresolved;	// path -> (hits, of them)
 	for (const auto &r : rep.rows) {
 		if (r.object_path.empty() || r.object_path[0] != '/')

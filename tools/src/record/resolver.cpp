@@ -37,7 +37,7 @@ const ElfObject *FileResolver::object(const ProfileData &data, int index)
 		obj = ElfObject::load(file, &err, opts_.symfs);
 		// Not under --symfs (or another build there): this machine's own
 		// file, and its /usr/lib/debug, when the build-id is the one
-		// recorded, as perf falls back to ~/.debug (issue 23: with
+		// recorded, as perf falls back to ~/.debug (before, with
 		// --symfs DIR holding the program only, libc, libm and libz
 		// were "No such file").
 		if (!opts_.symfs.empty() && !rec.build_id.empty() &&
