@@ -10,9 +10,13 @@
  * enabled (EBUSY: the seed says to call it only while it is off), then
  * claims one counting counter per entry from the hardware layer; a counter
  * in use elsewhere is EBUSY (STATUS_WMI_ALREADY_ENABLED) and the reason
- * names who holds the counters.  Each set replaces the last; on failure
- * the previous configuration stays.  Count 0 is the empty configuration,
- * the one in force after load.  See thread.h for the locking.
+ * names who holds the counters.  Each set replaces the last.  A set frees
+ * the previous configuration's counters first, so that the new one may
+ * reuse them; on failure it claims them back.  Linux can reserve a freed
+ * counter meanwhile (perf, the NMI watchdog): then the configuration is
+ * left empty, and the reason says so.  Count 0 is the empty
+ * configuration, the one in force after load.  See thread.h for the
+ * locking.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -159,7 +163,8 @@ unwind:
  * flags, a bad type, mode or source, ProfileTime); -EOPNOTSUPP (no profile
  * interface, or a source this processor does not support); -EBUSY (thread
  * profiling is enabled, or a counter is held elsewhere).  On failure the
- * previous configuration stays in force.
+ * previous configuration is claimed back, or, if Linux took one of its
+ * counters in between, left empty (the reason says which).
  */
 int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 		    char *reason, size_t len)
@@ -195,9 +200,15 @@ int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 	ret = kp_hwconfig_claim(t, cfg->count, cfg->counters, reason, len);
 	if (ret) {
 		/* Put the previous configuration back, as far as possible. */
-		if (kp_hwconfig_claim(t, old_count, old, reason + strlen(reason),
-				      len - strlen(reason)))
+		size_t used = strlen(reason);
+
+		if (kp_hwconfig_claim(t, old_count, old, reason + used,
+				      len - used)) {
 			old_count = 0;
+			used = strlen(reason);
+			scnprintf(reason + used, len - used,
+				  "; the previous configuration could not be claimed back (Linux took a counter meanwhile): none is in force");
+		}
 		t->count = old_count;
 		memcpy(t->config, old, sizeof(old));
 		goto out;

@@ -8,9 +8,10 @@
  * @desc once at load; after that it is read-only.  The source model's
  * intervals are single words updated with WRITE_ONCE() and need no lock.
  * Later layers (hardware counters, profiles, thread profiling) keep their
- * own state in their own files and document their locks there; where two
- * are taken together the order is: a profile's lock, then the hardware
- * layer's lock.  Nothing is locked on the NMI or hrtimer paths.
+ * own state in their own files and document their locks next to it; the
+ * whole lock order, and what runs in NMI, hardirq and tracepoint-probe
+ * context, is one page: locking.h.  Nothing is locked on the NMI or
+ * hrtimer paths.
  */
 #ifndef _KPROFILE_KPROFILE_H
 #define _KPROFILE_KPROFILE_H

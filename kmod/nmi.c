@@ -244,7 +244,8 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_remove_consumer);
 /*
  * Other modules' handlers (HalProfileSourceInterruptHandler): one consumer
  * of the module's layer dispatches to them.  kp_api_lock serialises
- * writers of kp_api_handlers; the NMI path reads it under RCU.
+ * writers of kp_api_handlers (a leaf lock: locking.h); the NMI path reads
+ * the list under RCU.
  */
 static DEFINE_MUTEX(kp_api_lock);
 static LIST_HEAD(kp_api_handlers);

@@ -29,6 +29,7 @@
  * written only on its own CPU with interrupts off (IPIs, the NMI) or while
  * the CPU is being brought up or down; the NMI path reads it with
  * READ_ONCE() and takes no lock.  The overflow consumer list is RCU.
+ * The whole lock order, and the contexts: locking.h.
  */
 #ifndef _KPROFILE_PMU_H
 #define _KPROFILE_PMU_H

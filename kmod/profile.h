@@ -27,6 +27,7 @@
  * hardware layer's lock (kprofile.h's "profile's lock, then the hardware
  * layer's"); set->lock, then the tracepoint code's mutexes (ProfileTime's
  * sched_switch probe is registered outside cpus_read_lock() and @tlock).
+ * The whole module's order is in locking.h.
  *
  * The hit path (NMI and hrtimer context) takes no lock and allocates
  * nothing: it reads the source's RCU-published index snapshot

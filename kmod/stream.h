@@ -31,7 +31,7 @@
  * readers may still be traversing).  Lock order: stream @op_lock, then
  * the set's @lock, then what profile.h lists after it (cpus_read_lock(),
  * the timer's @tlock, the hardware layer's lock, the tracepoint code's
- * mutexes).
+ * mutexes; the whole order: locking.h).
  *
  * Everything the interrupt paths and the probes read is immutable while
  * the stream is on the list, except: the rings (written only by their

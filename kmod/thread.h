@@ -38,16 +38,17 @@
  * the client's hash table and list writers, @nr and @lost; the list and
  * read ioctls walk @all under it in batches (the list only grows, and
  * entries are freed only with the client), re-enabling interrupts between
- * batches; readers of the
- * hash table in the switch hook use RCU (the tracepoint runs with
- * preemption disabled) and take no lock.  An entry's counts are written
- * only on the CPU its thread runs on, in the hooks (one writer, with
- * WRITE_ONCE()); readers take READ_ONCE() snapshots.  Order:
- * kp_threads.lock, then kp_pmu.lock (inside the hardware layer), then
- * kp_thread_client.lock.  The hooks never allocate (the fork hook takes
- * an entry from a reserve filled in process context, thread_reserve.c:
- * tracepoint probes run with preemption off, where PREEMPT_RT forbids
- * allocation) and never sleep.
+ * batches; readers of the hash table in the switch hook use RCU (the
+ * tracepoint runs with preemption disabled) and take no lock.  An entry's
+ * counts are written only on the CPU its thread runs on, in the hooks
+ * (one writer, with WRITE_ONCE()); readers take READ_ONCE() snapshots.
+ * Order: kp_threads.lock, then cpus_read_lock() and kp_pmu.lock (inside
+ * the hardware layer, when a configuration claims or releases its
+ * counters); kp_thread_client.lock is a leaf (the whole order:
+ * locking.h).  The hooks never allocate (the fork hook takes an entry
+ * from a reserve filled in process context, thread_reserve.c: tracepoint
+ * probes run with preemption off, where PREEMPT_RT forbids allocation)
+ * and never sleep.
  */
 #ifndef _KPROFILE_THREAD_H
 #define _KPROFILE_THREAD_H

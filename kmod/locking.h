@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * locking.h - the module's whole lock order, and what runs in which
+ * context.  The rules for each piece of data stay next to it (profile.h,
+ * stream.h, pmu.h, thread.h, profile_index.c, profile_timer.c,
+ * thread_reserve.c, nmi.c); this page puts them on one screen, so that
+ * "may I take X while holding Y?" has one answer.  lockdep checks it in
+ * the debug kernel (testing/debugvm, kunit-debug).
+ *
+ * Lock order
+ * ----------
+ * Indented: taken while holding the line above.  A lock appears under
+ * every lock that may be held when it is taken; nothing is taken in the
+ * other direction.
+ *
+ *   stream->op_lock            (mutex; a stream's START, STOP, release)
+ *     set->lock                (mutex; every start and stop of a profile
+ *                               set's profiles and streams)
+ *       tracepoint code's mutexes  (tracepoint_probe_(un)register(): the
+ *                               ProfileTime sched_switch probe, the
+ *                               stream's fork/exec/exit probes, the exec
+ *                               hook; never under cpus_read_lock())
+ *       cpus_read_lock()
+ *         set->tlock           (mutex; ProfileTime's user count)
+ *         pmu->lock            (mutex; the counter slots, the consumer
+ *                               list's writers)
+ *
+ *   kp_threads.lock            (mutex; the thread-profiling configuration
+ *                               and its one client)
+ *     cpus_read_lock()         (the configuration's counting counters:
+ *                               kp_pmu_claim_counting(),
+ *                               kp_pmu_release_counting())
+ *       pmu->lock
+ *
+ *   client->lock               (raw spinlock, irqsave; a thread-profiling
+ *                               client's hash table and list; taken in
+ *                               its tracepoint probes and ioctls; a leaf:
+ *                               nothing is taken inside it but
+ *                               schedule_work()'s own)
+ *
+ *   kp_api_lock                (mutex; writers of the exported overflow
+ *                               handler list, nmi.c; a leaf)
+ *
+ * The CPU hotplug callbacks (pmu_cpu.c, profile.c's ProfileTime state)
+ * run with the hotplug lock held, as if under cpus_read_lock(): they take
+ * pmu->lock or set->tlock, never set->lock.
+ *
+ * Contexts
+ * --------
+ * What runs where, and what it may do.  "No locks" means no lock of any
+ * kind, spinlocks included; RCU readers only.
+ *
+ *   NMI (a counter's overflow, the PMI)
+ *     nmi.c kp_nmi_handler() -> the interface's check_overflow and
+ *     set_interval (pmu_emon.c, pmu_amd64.c) -> the overflow consumers:
+ *     the profile set's (profile_hit.c kp_profile_sample_regs(): the hit
+ *     path, then stream_sample.c: the sample streams' rings, stream_ring.c,
+ *     and their register and stack copies) and the exported handlers
+ *     (kprofile_register_overflow_handler()).  No locks, no allocation,
+ *     no sleeping; per-CPU data, atomics, RCU-published snapshots;
+ *     NOKPROBE_SYMBOL on the way.
+ *
+ *   hardirq
+ *     ProfileTime's hrtimer expiry (profile_timer.c) -> the same hit path
+ *     and sample streams as the NMI: the same rules.  The IPIs of
+ *     on_each_cpu() (arming and disarming counters, pmu.c and pmu_cpu.c;
+ *     ProfileTime's per-CPU decision; thread profiling's stop): registers
+ *     and per-CPU state of their own CPU, no locks.  The streams' wake-up
+ *     irq_work (stream_wake.c) only wakes the poll queue.
+ *
+ *   tracepoint probes (preemption off; PREEMPT_RT forbids allocation)
+ *     sched_switch: ProfileTime's timer follows profiled tasks
+ *     (profile_timer.c), thread profiling charges them (thread_fd.c).
+ *     sched_process_fork/exec/exit: the streams follow children
+ *     (stream_follow.c), thread profiling tracks threads (thread_fd.c,
+ *     entries from a reserve filled in process context,
+ *     thread_reserve.c), a set-user-ID exec stops profiles
+ *     (profile_exec.c).  No sleeping locks and no allocation; the raw
+ *     client->lock is the only lock taken there.
+ *
+ *   process context
+ *     The ioctls, open and release, the module's init and exit, the
+ *     buffer's MMU interval notifier (profile_buf.c: marks the buffer
+ *     lost with WRITE_ONCE()), the release work that unpins a stopped
+ *     profile's buffer after a grace period (profile.c), the reserve's
+ *     refill work, the reboot notifier.  Everything above may be taken
+ *     here, in the order above.
+ */
+#ifndef _KPROFILE_LOCKING_H
+#define _KPROFILE_LOCKING_H
+#endif /* _KPROFILE_LOCKING_H */
