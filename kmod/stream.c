@@ -10,7 +10,7 @@
  *		without KPROFILE_TARGET_PID, or <= 0 with it; INHERIT with
  *		KPROFILE_TARGET_SYSTEM; @nr_sources outside 1..8; with
  *		CALLCHAIN, @max_frames above 127; @ring_pages not a power
- *		of two or above 1024
+ *		of two or above 1024; @stack_bytes (kp_ustack_check())
  *   EFAULT	@sources cannot be read
  *   EINVAL	an unknown or repeated source
  *   EOPNOTSUPP	a source not supported on this machine
@@ -55,7 +55,8 @@
 #include "profile.h"
 #include "stream.h"
 
-#define KP_STREAM_FLAGS	(KPROFILE_STREAM_INHERIT | KPROFILE_STREAM_CALLCHAIN)
+#define KP_STREAM_FLAGS	(KPROFILE_STREAM_INHERIT | KPROFILE_STREAM_CALLCHAIN | \
+			 KPROFILE_STREAM_USER_STACK)
 
 /**
  * kp_stream_check() - the shape of a create request (first EINVAL group).
@@ -86,7 +87,7 @@ int kp_stream_check(const struct kprofile_create_stream *req)
 	if (req->ring_pages && (!is_power_of_2(req->ring_pages) ||
 				req->ring_pages > KPROFILE_STREAM_MAX_PAGES))
 		return -EINVAL;
-	return 0;
+	return kp_ustack_check(req);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_stream_check);
 
@@ -269,6 +270,9 @@ struct kp_stream *kp_stream_new(struct kp_profile_set *set,
 	if (req->flags & KPROFILE_STREAM_CALLCHAIN)
 		st->max_frames = req->max_frames ?: KPROFILE_STREAM_DEFAULT_FRAMES;
 	st->ring_pages = req->ring_pages ?: KPROFILE_STREAM_DEFAULT_PAGES;
+	if (req->flags & KPROFILE_STREAM_USER_STACK)
+		st->stack_bytes = req->stack_bytes ?:
+				  KPROFILE_STREAM_DEFAULT_STACK;
 	st->nr_rings = nr_cpu_ids;
 	st->mm = current->mm;
 	st->ns = get_pid_ns(task_active_pid_ns(current));
@@ -449,6 +453,7 @@ void kp_stream_get_info(struct kp_stream *st,
 		info->samples += local64_read(&r->samples);
 		info->lost += local64_read(&r->lost);
 		info->not_dumpable += local64_read(&r->not_dumpable);
+		info->stack_short += local64_read(&r->stack_short);
 	}
 	info->untracked = atomic64_read(&st->untracked);
 	info->flags = KPROFILE_STREAM_INFO_POLL;

@@ -16,6 +16,7 @@
  *		   exit probes that maintain them and write task records.
  * stream_wake.c   poll(): the reader sleeps until a ring's watermark or a
  *		   task record wakes it.
+ * stream_regs.c   USER_STACK: a sample's user registers and stack copy.
  *
  * Object model and locking
  * ------------------------
@@ -105,6 +106,7 @@ struct tracepoint;
  * @not_dumpable: samples of this CPU not recorded because the task was
  *		  not dumpable (counted here: the CPU's own counter).
  * @wake_at:	  the @head at which the reader is next woken (kp_ring_end()).
+ * @stack_short:  USER_STACK samples whose stack copy stopped short.
  *
  * Written only by the ring's CPU (local_t, local64_t: NMI-safe against
  * the same CPU's other writers), read by anyone for statistics.
@@ -120,6 +122,7 @@ struct kp_stream_ring {
 	local64_t samples;
 	local64_t not_dumpable;
 	local64_t wake_at;
+	local64_t stack_short;
 };
 
 /**
@@ -163,6 +166,8 @@ struct kp_stream_set {
  * @has_time:	  ProfileTime is one of them.
  * @max_frames:	  call-stack entries per sample (0 without CALLCHAIN).
  * @ring_pages:	  data pages per ring.
+ * @stack_bytes:  user stack bytes each sample copies (0 without
+ *		  USER_STACK).
  * @nr_rings:	  rings (nr_cpu_ids).
  * @dumpable_only: record the target's tasks only while dumpable (see
  *		  kp_profile_dumpable_only()).
@@ -200,6 +205,7 @@ struct kp_stream {
 	bool has_time;
 	u32 max_frames;
 	u32 ring_pages;
+	u32 stack_bytes;
 	unsigned int nr_rings;
 	bool dumpable_only;
 	const struct mm_struct *mm;
@@ -259,6 +265,16 @@ bool kp_stream_sample(struct kp_profile_set *set, const struct kp_sample *s,
 		      struct pt_regs *regs);
 bool kp_stream_time_wanted(struct kp_profile_set *set,
 			   struct task_struct *task);
+
+/* stream_regs.c */
+int kp_ustack_check(const struct kprofile_create_stream *req);
+struct pt_regs *kp_ustack_regs(struct task_struct *task,
+			       struct pt_regs *regs, bool user);
+u32 kp_ustack_room(const struct kp_stream *st);
+u32 kp_ustack_fill(const struct kp_stream *st,
+		   struct kprofile_sample_stack *out, struct pt_regs *uregs,
+		   bool *full);
+void kp_ring_trim(struct kprofile_record_header *h, u32 size);
 
 /* stream_follow.c */
 bool kp_follow_find(struct pid **table, const struct pid *pid);

@@ -68,6 +68,7 @@ void kp_ring_init(struct kp_stream_ring *r, void *base, u32 cpu,
 	local64_set(&r->samples, 0);
 	local64_set(&r->not_dumpable, 0);
 	local64_set(&r->wake_at, r->size / KP_RING_WAKE_PARTS);
+	local64_set(&r->stack_short, 0);
 	WARN_ON_ONCE(!is_power_of_2(data_pages));
 
 	memset(page, 0, sizeof(*page));
@@ -124,7 +125,8 @@ NOKPROBE_SYMBOL(kp_ring_publish);
  * @r:	  the ring.
  * @type: enum kprofile_record_type (not PAD).
  * @size: bytes in the record, header included; a multiple of 8, at most
- *	  the data area's size (records are at most 1,064 bytes).
+ *	  the data area's size (records are at most 1,064 bytes, and
+ *	  a USER_STACK sample its stack bytes more: kp_ustack_check()).
  *
  * On success the caller fills the record's body and calls kp_ring_end();
  * it must not sleep in between.  On failure the record is counted as

@@ -25,6 +25,8 @@
  * The stack is built in a per-CPU scratch array (one per context that
  * can nest: hardirq, NMI), so the record is reserved at its exact size.
  * A stack cut at the stream's max_frames sets KPROFILE_SAMPLE_TRUNCATED.
+ * With KPROFILE_STREAM_USER_STACK the record also carries the user
+ * registers and a copy of the user stack (stream_regs.c).
  *
  * Context: NMI (counter sources) or hardirq (ProfileTime's hrtimer): no
  * locks, no allocation, no sleeping.  See stream.h for how STOP keeps a
@@ -152,8 +154,10 @@ static void kp_stream_sample_one(struct kp_stream *st,
 	struct kp_stream_ring *ring = this_cpu_ptr(st->rings);
 	struct kprofile_record_sample *rec;
 	struct kp_chain c = { .max = st->max_frames };
+	struct pt_regs *uregs, *sregs = NULL;
 	unsigned int nr_kernel = 0;
-	struct pt_regs *uregs;
+	u32 size, room = 0;
+	bool full = true;
 	u64 time;
 
 	if (kp_stream_hides(st, s)) {
@@ -177,8 +181,14 @@ static void kp_stream_sample_one(struct kp_stream *st,
 		}
 	}
 
-	rec = kp_ring_begin(ring, KPROFILE_RECORD_SAMPLE,
-			    struct_size(rec, frames, c.nr));
+	if (st->stack_bytes) {
+		sregs = kp_ustack_regs(task, regs, s->user);
+		if (sregs)
+			room = kp_ustack_room(st);
+	}
+
+	size = struct_size(rec, frames, c.nr);
+	rec = kp_ring_begin(ring, KPROFILE_RECORD_SAMPLE, size + room);
 	if (!rec)
 		return;
 	rec->time = time;
@@ -193,6 +203,15 @@ static void kp_stream_sample_one(struct kp_stream *st,
 	rec->nr_user = c.nr - nr_kernel;
 	if (c.nr)
 		memcpy(rec->frames, c.frames, c.nr * sizeof(u64));
+	if (room) {
+		size += kp_ustack_fill(st, (void *)&rec->frames[c.nr], sregs,
+				       &full);
+		rec->flags |= KPROFILE_SAMPLE_STACK |
+			      (full ? 0 : KPROFILE_SAMPLE_STACK_SHORT);
+		if (!full)
+			local64_inc(&ring->stack_short);
+		kp_ring_trim(&rec->header, size);
+	}
 	if (kp_ring_end(ring, KPROFILE_RECORD_SAMPLE))
 		kp_stream_wake(st);
 }

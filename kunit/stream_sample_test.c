@@ -350,9 +350,9 @@ static void kp_sample_check(struct kunit *test)
 #define GOOD() (memset(&r, 0, sizeof(r)), r.nr_sources = 1)
 	GOOD();
 	KUNIT_EXPECT_EQ(test, kp_stream_check(&r), 0);
-	GOOD(); r.reserved[6] = 1;
+	GOOD(); r.reserved[5] = 1;
 	KUNIT_EXPECT_EQ(test, kp_stream_check(&r), -EINVAL);
-	GOOD(); r.flags = 1U << 2;
+	GOOD(); r.flags = 1U << 3;
 	KUNIT_EXPECT_EQ(test, kp_stream_check(&r), -EINVAL);
 	GOOD(); r.target = 3;
 	KUNIT_EXPECT_EQ(test, kp_stream_check(&r), -EINVAL);

@@ -31,7 +31,9 @@ for c in flags_bad:EINVAL inherit_system:EINVAL reserved:EINVAL \
 	target_bad:EINVAL mode_bad:EINVAL pid_without_target:EINVAL \
 	pid_zero:EINVAL nr_sources_0:EINVAL nr_sources_9:EINVAL \
 	max_frames_128:EINVAL max_frames_127:OK ring_pages_3:EINVAL \
-	ring_pages_2048:EINVAL source_unknown:EINVAL source_repeated:EINVAL \
+	ring_pages_2048:EINVAL stack_without_flag:EINVAL stack_unaligned:EINVAL \
+	stack_65536:EINVAL stack_too_big_for_ring:EINVAL stack_65528_64_pages:OK \
+	stack_default:OK source_unknown:EINVAL source_repeated:EINVAL \
 	sources_fault:EFAULT pid_gone:ESRCH pid_self:OK \
 	nocap_kernel:EPERM nocap_system:EPERM nocap_user:OK \
 	nocap_memlock:ENOMEM; do

@@ -35,6 +35,9 @@
 #define KPROFILE_STREAM_DEFAULT_PAGES	16	/* data pages per ring */
 #define KPROFILE_STREAM_MAX_PAGES	1024
 #define KPROFILE_COMM_LEN		16
+#define KPROFILE_STREAM_DEFAULT_STACK	8192	/* user stack bytes a sample */
+#define KPROFILE_STREAM_MAX_STACK	65528
+#define KPROFILE_USER_REGS		17
 
 /*
  * kprofile_stream_info.flags: poll() on the stream fd reports EPOLLIN
@@ -48,6 +51,7 @@
 /* kprofile_create_stream.flags */
 #define KPROFILE_STREAM_INHERIT		(1U << 0) /* follow descendants (fork) */
 #define KPROFILE_STREAM_CALLCHAIN	(1U << 1) /* record call stacks */
+#define KPROFILE_STREAM_USER_STACK	(1U << 2) /* user registers + stack copy */
 
 /**
  * struct kprofile_create_stream - KPROFILE_IOC_CREATE_STREAM.
@@ -72,14 +76,32 @@
  *		KPROFILE_STREAM_MAX_PAGES; 0 means
  *		KPROFILE_STREAM_DEFAULT_PAGES.  Charged to RLIMIT_MEMLOCK
  *		with the header pages, as profile buffers are.
+ * @stack_bytes: with USER_STACK: the bytes of user stack each sample
+ *		copies from the sampled sp up (struct kprofile_sample_stack),
+ *		a multiple of 8 up to KPROFILE_STREAM_MAX_STACK; 0 means
+ *		KPROFILE_STREAM_DEFAULT_STACK.  The largest sample must fit
+ *		in a ring's data area.  Zero without USER_STACK.
  * @reserved:	zero.
+ *
+ * USER_STACK: each sample of a task with a 64-bit user context carries
+ * its user registers (the sample's own in user mode; as the task entered
+ * the kernel, in kernel mode) and a copy of the top of its user stack,
+ * for an unwinder that reads the binaries' unwind tables (perf's
+ * --call-graph dwarf).  It is read with copy_from_user_nmi() in the
+ * interrupt: it stops at the first page that is not there (the top of
+ * the stack, or a page swapped out), and the sample says how much it
+ * has.  The stack is the target's memory: it is copied only for the
+ * samples the stream may record at all (the access rules below, and
+ * dumpability as for every sample).
  *
  * Returns a stream file descriptor (close-on-exec), stopped.
  *
  * Errors, in this order: EINVAL (nonzero @reserved or unknown @flags,
  * unknown @target or @mode, @pid without KPROFILE_TARGET_PID or <= 0 with
  * it, INHERIT with KPROFILE_TARGET_SYSTEM, @nr_sources or @max_frames or
- * @ring_pages out of range, an unknown or repeated source), EFAULT
+ * @ring_pages out of range, @stack_bytes out of range, not a multiple of
+ * 8, set without USER_STACK, or too big for the ring, an unknown or
+ * repeated source), EFAULT
  * (@sources unreadable), EOPNOTSUPP (a source unsupported here), EPERM
  * (kernel mode, system-wide, or a counter source, without CAP_PERFMON),
  * EACCES (perf_event_paranoid forbids it), ESRCH (no process @pid), EACCES
@@ -95,7 +117,8 @@ struct kprofile_create_stream {
 	__u32 max_frames;
 	__u64 sources;
 	__u32 ring_pages;
-	__u32 reserved[7];
+	__u32 stack_bytes;
+	__u32 reserved[6];
 };
 
 /**
@@ -114,6 +137,8 @@ struct kprofile_create_stream {
  *		a set-user-ID program and is followed no more;
  *		KPROFILE_STREAM_INFO_POLL: the fd supports poll() (below).
  * @reserved0:	zero.
+ * @stack_short: USER_STACK samples whose stack copy stopped before
+ *		stack_bytes (KPROFILE_SAMPLE_STACK_SHORT), all rings.
  * @reserved:	zero.
  */
 struct kprofile_stream_info {
@@ -127,7 +152,8 @@ struct kprofile_stream_info {
 	__u64 not_dumpable;
 	__u32 flags;
 	__u32 reserved0;
-	__u64 reserved[4];
+	__u64 stack_short;
+	__u64 reserved[3];
 };
 
 /**
@@ -176,6 +202,8 @@ struct kprofile_record_header {
 /* kprofile_record_sample.flags */
 #define KPROFILE_SAMPLE_USER		(1U << 0) /* interrupted in user mode */
 #define KPROFILE_SAMPLE_TRUNCATED	(1U << 1) /* the stack had more frames */
+#define KPROFILE_SAMPLE_STACK		(1U << 2) /* a kprofile_sample_stack follows */
+#define KPROFILE_SAMPLE_STACK_SHORT	(1U << 3) /* its copy stopped at a fault */
 
 /**
  * struct kprofile_record_sample - one interrupt of a source.
@@ -195,6 +223,10 @@ struct kprofile_record_header {
  *		stack, then the user stack of the task's entry into the
  *		kernel (none for a kernel thread); a sample in user mode has
  *		user entries only.  Empty without KPROFILE_STREAM_CALLCHAIN.
+ *
+ * With KPROFILE_SAMPLE_STACK, a struct kprofile_sample_stack follows the
+ * last frame (at offsetof(frames) + 8 * (nr_kernel + nr_user)); @size
+ * covers it.
  */
 struct kprofile_record_sample {
 	struct kprofile_record_header header;
@@ -208,6 +240,28 @@ struct kprofile_record_sample {
 	__u16 nr_kernel;
 	__u16 nr_user;
 	__u64 frames[];
+};
+
+/**
+ * struct kprofile_sample_stack - the user context of a sample of a
+ *	KPROFILE_STREAM_USER_STACK stream (KPROFILE_SAMPLE_STACK).
+ * @regs:	the task's user registers, in the x86-64 psABI's DWARF
+ *		numbering: rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp, r8 ..
+ *		r15, then rip (the return-address column, 16).
+ * @size:	bytes at @data: the user stack from regs[7] (rsp) up, at
+ *		most the stream's stack_bytes; fewer, with
+ *		KPROFILE_SAMPLE_STACK_SHORT, where the copy met a page that
+ *		is not there (the top of the stack, or one swapped out).
+ * @reserved:	zero.
+ * @data:	the copy, then zeroes up to a multiple of 8 bytes.  Where a
+ *		copy is short, the rest of the bytes the sample reserved
+ *		follows the record as a KPROFILE_RECORD_PAD record.
+ */
+struct kprofile_sample_stack {
+	__u64 regs[KPROFILE_USER_REGS];
+	__u32 size;
+	__u32 reserved;
+	__u8 data[];
 };
 
 /**

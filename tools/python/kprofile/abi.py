@@ -92,11 +92,15 @@ STREAM_DEFAULT_FRAMES = 64
 STREAM_DEFAULT_PAGES = 16
 STREAM_MAX_PAGES = 1024
 COMM_LEN = 16
+STREAM_DEFAULT_STACK = 8192
+STREAM_MAX_STACK = 65528
+USER_REGS = 17
 
 STREAM_INHERIT = 1 << 0
 # kprofile_stream_info.flags: the stream fd supports poll() with wake-ups
 STREAM_INFO_POLL = 1 << 1
 STREAM_CALLCHAIN = 1 << 1
+STREAM_USER_STACK = 1 << 2
 
 # enum kprofile_record_type
 RECORD_PAD = 0
@@ -107,6 +111,8 @@ RECORD_EXIT = 4
 
 SAMPLE_USER = 1 << 0
 SAMPLE_TRUNCATED = 1 << 1
+SAMPLE_STACK = 1 << 2
+SAMPLE_STACK_SHORT = 1 << 3
 
 
 class _Struct(ctypes.Structure):
@@ -363,7 +369,8 @@ class kprofile_create_stream(_Struct):
         ("max_frames", c_uint32),
         ("sources", c_uint64),
         ("ring_pages", c_uint32),
-        ("reserved", c_uint32 * 7),
+        ("stack_bytes", c_uint32),
+        ("reserved", c_uint32 * 6),
     ]
 
 
@@ -379,7 +386,8 @@ class kprofile_stream_info(_Struct):
         ("not_dumpable", c_uint64),
         ("flags", c_uint32),
         ("reserved0", c_uint32),
-        ("reserved", c_uint64 * 4),
+        ("stack_short", c_uint64),
+        ("reserved", c_uint64 * 3),
     ]
 
 
@@ -433,6 +441,15 @@ class kprofile_record_task(_Struct):
     ]
 
 
+class kprofile_sample_stack(_Struct):
+    """After a sample's frames with SAMPLE_STACK: data[size] follows."""
+    _fields_ = [
+        ("regs", c_uint64 * USER_REGS),
+        ("size", c_uint32),
+        ("reserved", c_uint32),
+    ]
+
+
 # Every uapi struct, by its C name (the layout test walks this).
 STRUCTS = {cls.__name__: cls for cls in (
     kprofile_info, kprofile_info_ex, kprofile_version, kprofile_source_info,
@@ -444,7 +461,7 @@ STRUCTS = {cls.__name__: cls for cls in (
     kprofile_thread_enable, kprofile_thread_data, kprofile_thread_entry,
     kprofile_thread_list, kprofile_create_stream, kprofile_stream_info,
     kprofile_stream_page, kprofile_record_header, kprofile_record_sample,
-    kprofile_record_task)}
+    kprofile_record_task, kprofile_sample_stack)}
 
 # Every request, by its C macro name without the KPROFILE_ prefix.
 IOC_INFO = _IOR(IOC_MAGIC, 0x00, kprofile_info)

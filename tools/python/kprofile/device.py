@@ -577,21 +577,24 @@ class Device:
 
     def create_stream(self, sources, target=abi.TARGET_SELF, pid=0,
                       flags=abi.STREAM_CALLCHAIN, mode=abi.MODE_USER,
-                      max_frames=0, ring_pages=0):
+                      max_frames=0, ring_pages=0, stack_bytes=0):
         """KPROFILE_IOC_CREATE_STREAM: a stopped Stream over @sources
         (values or names; one per interrupt of any of them) for @target
         (abi.TARGET_SELF, TARGET_PID with @pid, TARGET_SYSTEM).  @flags:
         abi.STREAM_CALLCHAIN (call stacks), abi.STREAM_INHERIT (the
         processes the target forks).  @mode: abi.MODE_USER by default
         (kernel-mode samples need CAP_PERFMON).  @max_frames, @ring_pages:
-        0 for the module's defaults."""
+        0 for the module's defaults.  abi.STREAM_USER_STACK: each sample
+        carries the user registers and @stack_bytes (0: 8 KiB) of user
+        stack (Sample.regs, Sample.stack)."""
         from .stream import Stream
         ids = [self.source_id(s) for s in sources]
         arr = (ctypes.c_uint32 * max(len(ids), 1))(*ids)
         cs = abi.kprofile_create_stream(
             target=target, pid=pid, flags=flags, mode=mode,
             nr_sources=len(ids), max_frames=max_frames,
-            sources=ctypes.addressof(arr), ring_pages=ring_pages)
+            sources=ctypes.addressof(arr), ring_pages=ring_pages,
+            stack_bytes=stack_bytes)
         fd = _ioctl(self.fd, "CREATE_STREAM", cs)
         return Stream(fd)
 

@@ -31,6 +31,7 @@ from .device import _FdObject, _ioctl
 _HEADER = struct.Struct("<II")
 _SAMPLE = struct.Struct("<IIQIiiIQIHH")
 _TASK = struct.Struct("<IIQIiii8x%ds" % abi.COMM_LEN)
+_STACK = struct.Struct("<%dQII" % abi.USER_REGS)
 _TASK_KINDS = {abi.RECORD_FORK: "fork", abi.RECORD_EXEC: "exec",
                abi.RECORD_EXIT: "exit"}
 
@@ -49,6 +50,11 @@ class Sample:
     nr_kernel: int
     nr_user: int
     frames: List[int] = field(default_factory=list)
+    # SAMPLE_STACK: the user registers (DWARF numbering: rax, rdx, rcx,
+    # rbx, rsi, rdi, rbp, rsp, r8..r15, rip) and the stack copied from
+    # rsp up.
+    regs: List[int] = field(default_factory=list)
+    stack: bytes = b""
 
     @property
     def user(self):
@@ -106,8 +112,20 @@ def decode_record(buf, off, avail):
             raise RecordError("sample record of %d bytes claims %d frames"
                               % (size, n))
         frames = list(struct.unpack_from("<%dQ" % n, buf, off + _SAMPLE.size))
+        regs, stack = [], b""
+        if flags & abi.SAMPLE_STACK:
+            at = _SAMPLE.size + 8 * n
+            if size - at < _STACK.size:
+                raise RecordError("sample record of %d bytes has no room for "
+                                  "its user registers" % size)
+            *regs, nbytes, _ = _STACK.unpack_from(buf, off + at)
+            at += _STACK.size
+            if nbytes > size - at:
+                raise RecordError("sample record of %d bytes claims %d stack "
+                                  "bytes" % (size, nbytes))
+            stack = bytes(buf[off + at:off + at + nbytes])
         return size, Sample(time, cpu, pid, tid, source, ip, flags, nr_kernel,
-                            nr_user, frames)
+                            nr_user, frames, regs, stack)
     if rtype in _TASK_KINDS:
         if size < _TASK.size:
             raise RecordError("task record of %d bytes" % size)
@@ -196,6 +214,7 @@ class StreamInfo:
     untracked: int
     not_dumpable: int
     flags: int
+    stack_short: int = 0    # USER_STACK samples whose copy stopped short
 
 
 class Stream(_FdObject):
@@ -223,7 +242,7 @@ class Stream(_FdObject):
         _ioctl(self.fd, "STREAM_INFO", si)
         return StreamInfo(si.nr_rings, si.ring_pages, si.page_size,
                           bool(si.started), si.samples, si.lost, si.untracked,
-                          si.not_dumpable, si.flags)
+                          si.not_dumpable, si.flags, si.stack_short)
 
     def start(self):
         _ioctl(self.fd, "START")

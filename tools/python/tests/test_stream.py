@@ -172,6 +172,24 @@ class RingTest(unittest.TestCase):
         self.assertEqual([s.time for s in ring.records()], [5])
         self.assertEqual(ring.unknown, 1)
 
+    def test_user_stack_after_the_frames(self):
+        regs = list(range(100, 100 + abi.USER_REGS))
+        stack = bytes(range(1, 20))
+        body = struct.pack("<%dQII" % abi.USER_REGS, *regs, len(stack), 0) + \
+            stack + bytes(-len(stack) % 8)
+        b = bytearray(enc_sample(1, [7, 8], flags=abi.SAMPLE_USER |
+                                 abi.SAMPLE_STACK) + body)
+        struct.pack_into("<I", b, 4, len(b))
+        size, s = decode_record(b, 0, len(b))
+        self.assertEqual(size, len(b))
+        self.assertEqual(s.frames, [7, 8])
+        self.assertEqual(s.regs, regs)
+        self.assertEqual(s.stack, stack)
+        # A copy claimed longer than the record: refused.
+        struct.pack_into("<I", b, 48 + 16 + 8 * abi.USER_REGS, 40)
+        with self.assertRaises(kprofile.RecordError):
+            decode_record(b, 0, len(b))
+
     def test_frames_beyond_the_size_are_refused(self):
         b = bytearray(enc_sample(1, [1, 2]))
         struct.pack_into("<H", b, 46, 60)
@@ -215,6 +233,45 @@ class StreamDeviceTest(unittest.TestCase):
                         "with CALLCHAIN the stack starts at the ip")
         self.assertEqual(info.lost, 0)
         self.assertEqual(problems, [])
+
+    def test_self_samples_with_user_stacks(self):
+        try:
+            st = self.dev.create_stream(
+                ["ProfileTime"], flags=abi.STREAM_USER_STACK, ring_pages=64)
+        except kprofile.KprofileError as e:
+            if e.errno in (errno.ENOTTY, errno.EINVAL):
+                self.skipTest("module lacks USER_STACK (%s)" % e)
+            raise
+        with st:
+            st.start()
+            samples = []
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:
+                sum(i * i for i in range(20000))
+                samples.extend(st.samples())
+            st.stop()
+            samples.extend(st.samples())
+            info = st.info()
+        with open("/proc/self/maps") as f:
+            stack = [tuple(int(x, 16) for x in line.split()[0].split("-"))
+                     for line in f if line.rstrip().endswith("[stack]")]
+        self.assertGreater(len(samples), 10, "ProfileTime sampled this process")
+        short = 0
+        for s in samples:
+            self.assertTrue(s.flags & abi.SAMPLE_STACK, "every sample has one")
+            self.assertEqual(len(s.regs), abi.USER_REGS)
+            self.assertEqual(s.regs[16], s.ip, "rip is the sampled ip")
+            lo, hi = stack[0]
+            self.assertTrue(lo <= s.regs[7] < hi, "rsp is on the stack")
+            # The copy goes from rsp to the top of the stack at most.
+            self.assertEqual(len(s.stack), min(abi.STREAM_DEFAULT_STACK,
+                                               hi - s.regs[7]))
+            self.assertTrue(any(s.stack), "the copy holds the stack")
+            if s.flags & abi.SAMPLE_STACK_SHORT:
+                short += 1
+                self.assertLess(len(s.stack), abi.STREAM_DEFAULT_STACK)
+        self.assertEqual(info.stack_short, short)
+        self.assertEqual(info.lost, 0)
 
 
 if __name__ == "__main__":

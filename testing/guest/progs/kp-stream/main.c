@@ -794,7 +794,7 @@ static int cmd_errors(void)
 	TRY("flags_bad", r.flags = 1U << 5);
 	TRY("inherit_system", (r.flags = KPROFILE_STREAM_INHERIT,
 			       r.target = KPROFILE_TARGET_SYSTEM));
-	TRY("reserved", r.reserved[6] = 1);
+	TRY("reserved", r.reserved[5] = 1);
 	TRY("target_bad", r.target = 3);
 	TRY("mode_bad", r.mode = 4);
 	TRY("pid_without_target", r.pid = 1);
@@ -807,6 +807,17 @@ static int cmd_errors(void)
 			       r.max_frames = 127));
 	TRY("ring_pages_3", r.ring_pages = 3);
 	TRY("ring_pages_2048", r.ring_pages = 2048);
+	TRY("stack_without_flag", r.stack_bytes = 8192);
+	TRY("stack_unaligned", (r.flags = KPROFILE_STREAM_USER_STACK,
+				r.stack_bytes = 12));
+	TRY("stack_65536", (r.flags = KPROFILE_STREAM_USER_STACK,
+			    r.stack_bytes = 65536));
+	TRY("stack_too_big_for_ring", (r.flags = KPROFILE_STREAM_USER_STACK,
+				       r.stack_bytes = 65528));
+	TRY("stack_65528_64_pages", (r.flags = KPROFILE_STREAM_USER_STACK,
+				     r.stack_bytes = 65528,
+				     r.ring_pages = 64));
+	TRY("stack_default", r.flags = KPROFILE_STREAM_USER_STACK);
 	TRY("source_unknown", r.sources = (uintptr_t)unknown);
 	TRY("source_repeated", (r.sources = (uintptr_t)dup,
 				r.nr_sources = 2));
@@ -838,7 +849,7 @@ static int cmd_errors(void)
 	       s.info.started);
 	printf("info_reserved_zero=%d\n", !s.info.reserved0 &&
 	       !s.info.reserved[0] && !s.info.reserved[1] &&
-	       !s.info.reserved[2] && !s.info.reserved[3]);
+	       !s.info.reserved[2] && !s.info.stack_short);
 	printf("cloexec=%d\n", (fcntl(s.fd, F_GETFD) & FD_CLOEXEC) != 0);
 	s.len = (size_t)s.info.nr_rings * (1 + s.info.ring_pages) *
 		s.info.page_size;
