@@ -131,7 +131,7 @@ void report_samples(const ReportOptions &opts, const std::string &format, const 
 		    const std::vector<std::string> &sources)
 {
 	const bool children = !opts.no_children;
-	SampleSymbols syms(d, resolver, opts.srcline);
+	SampleSymbols syms(d, resolver, opts.srcline, opts.symfs);
 	std::vector<NamedSample> named =
 		select_samples(d, syms, {.sources = sources, .pid = opts.pid,
 					 .comms = opts.filter.comms});

@@ -36,7 +36,7 @@ void run_script(const ScriptArgs &a)
 						  {"record them with `kprofile record -g -- CMD`; "
 						   "`kprofile report` shows the bucket profiles"}));
 		FileResolver resolver({a.symfs, false});
-		SampleSymbols syms(d, resolver);
+		SampleSymbols syms(d, resolver, false, a.symfs);
 		if (a.json)
 			write_output(a.output, script_json(d, syms, a.view).dump(2) + "\n");
 		else

@@ -38,6 +38,8 @@ add_library(kprofile_record STATIC
 	${KP_RECORD_DIR}/symbol_table.cpp
 	${KP_RECORD_DIR}/symbolize.cpp
 	${KP_RECORD_DIR}/dwarf_unwind.cpp
+	${KP_RECORD_DIR}/sample_unwind.cpp
+	${KP_RECORD_DIR}/perf_map.cpp
 	${KP_RECORD_DIR}/resolver.cpp
 	${KP_RECORD_DIR}/report_model.cpp
 	${KP_RECORD_DIR}/report_render.cpp
@@ -100,7 +102,8 @@ if(TARGET GTest::gtest_main OR GTest_FOUND)
 		${KP_FIX}/../test_record_side_band.cpp
 		${KP_FIX}/../test_record_stream.cpp
 		${KP_FIX}/../test_record_samples.cpp
-		${KP_FIX}/../test_record_unwind.cpp)
+		${KP_FIX}/../test_record_unwind.cpp
+		${KP_FIX}/../test_record_dwarf.cpp)
 	add_dependencies(test_record kp_record_fixture_stripped kp_record_fixture_g
 		kp_unwind_target kp_unwind_target_df_split)
 	target_compile_definitions(test_record PRIVATE

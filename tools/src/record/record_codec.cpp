@@ -16,6 +16,7 @@ static_assert(sizeof(kprofile_record_header) == 8);
 static_assert(sizeof(kprofile_record_sample) == 48);
 static_assert(offsetof(kprofile_record_sample, frames) == 48);
 static_assert(sizeof(kprofile_record_task) == 56);
+static_assert(sizeof(kprofile_sample_stack) == 8 * KPROFILE_USER_REGS + 8);
 
 bool SampleRecord::user_mode() const
 {
@@ -95,6 +96,19 @@ Decoded decode_record(const void *p, std::size_t avail)
 		r.frames.resize(n);
 		if (n)
 			std::memcpy(r.frames.data(), bytes + sizeof(s), n * 8);
+		if (s.flags & KPROFILE_SAMPLE_STACK) {
+			const std::size_t at = sizeof(s) + n * 8;
+			kprofile_sample_stack u;
+			if (h.size - at < sizeof(u))
+				return bad(fmt::format("sample record of {} bytes has no room for its "
+						       "user registers", h.size));
+			std::memcpy(&u, bytes + at, sizeof(u));
+			if (u.size > h.size - at - sizeof(u))
+				return bad(fmt::format("sample record of {} bytes claims {} stack "
+						       "bytes", h.size, u.size));
+			r.regs.assign(u.regs, u.regs + KPROFILE_USER_REGS);
+			r.stack.assign(reinterpret_cast<const char *>(bytes) + at + sizeof(u), u.size);
+		}
 		d.record = std::move(r);
 		return d;
 	}
@@ -124,7 +138,10 @@ Decoded decode_record(const void *p, std::size_t avail)
 
 std::size_t encoded_size(const SampleRecord &r)
 {
-	return sizeof(kprofile_record_sample) + r.frames.size() * 8;
+	std::size_t n = sizeof(kprofile_record_sample) + r.frames.size() * 8;
+	if (r.flags & KPROFILE_SAMPLE_STACK)
+		n += sizeof(kprofile_sample_stack) + (r.stack.size() + 7) / 8 * 8;
+	return n;
 }
 
 void encode_record(std::string &out, const SampleRecord &r)
@@ -144,6 +161,15 @@ void encode_record(std::string &out, const SampleRecord &r)
 	s.nr_user = r.nr_user;
 	out.append(reinterpret_cast<const char *>(&s), sizeof(s));
 	out.append(reinterpret_cast<const char *>(r.frames.data()), r.frames.size() * 8);
+	if (r.flags & KPROFILE_SAMPLE_STACK) {
+		kprofile_sample_stack u{};
+		std::copy_n(r.regs.begin(), std::min<std::size_t>(r.regs.size(), KPROFILE_USER_REGS),
+			    u.regs);
+		u.size = static_cast<std::uint32_t>(r.stack.size());
+		out.append(reinterpret_cast<const char *>(&u), sizeof(u));
+		out.append(r.stack);
+		out.append((8 - r.stack.size() % 8) % 8, '\0');
+	}
 }
 
 void encode_record(std::string &out, const TaskRecord &r)

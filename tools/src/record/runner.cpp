@@ -136,16 +136,20 @@ void add_target_options(CLI::App &app, TargetArgs &a, bool samples)
 			     "stream): report --children, -G, --format folded, script");
 		app.add_option_function<std::string>(
 			   "--call-graph",
-			   [&a](const std::string &) { a.call_graph = true; },
-			   "perf's spelling of -g: only fp (frame pointers) is supported")
-			->type_name("fp")
+			   [&a](const std::string &v) {
+				   a.call_graph = true;
+				   a.stack_bytes = parse_call_graph(v, nullptr).value_or(0);
+			   },
+			   "-g, and how user stacks are walked: fp (frame pointers, the "
+			   "default: cheap, but needs -fno-omit-frame-pointer) or dwarf[,SIZE] "
+			   "(each sample copies SIZE bytes of user stack, default 8192, "
+			   "unwound by report from the programs' unwind tables)")
+			->type_name("fp|dwarf[,SIZE]")
 			->check(CLI::Validator(
 				[](std::string &v) {
-					return v == "fp" ? std::string() :
-					       "--call-graph " + v + ": only fp: the module walks "
-					       "user stacks by frame pointers (build with "
-					       "-fno-omit-frame-pointer); dwarf and lbr are perf's";
-				}, "fp"));
+					std::string err;
+					return parse_call_graph(v, &err) ? std::string() : err;
+				}, "fp|dwarf[,SIZE]"));
 		app.add_option("-m,--mmap-pages", a.mmap_pages,
 			       "data pages per CPU ring of the sample stream: a power of two "
 			       "up to 1024, default 16 with -g, 32 without; larger when records are lost")
@@ -400,6 +404,29 @@ void Run::start()
 	install_child_handler();
 }
 
+std::optional<std::uint32_t> parse_call_graph(const std::string &v, std::string *error)
+{
+	if (v == "fp")
+		return 0;
+	if (v == "dwarf")
+		return KPROFILE_STREAM_DEFAULT_STACK;
+	if (v.rfind("dwarf,", 0) == 0) {
+		const std::string n = v.substr(6);
+		char *end = nullptr;
+		const unsigned long long size = std::strtoull(n.c_str(), &end, 0);
+		if (!n.empty() && *end == '\0' && size > 0 && size <= KPROFILE_STREAM_MAX_STACK)
+			return static_cast<std::uint32_t>((size + 7) / 8 * 8);
+		if (error)
+			*error = fmt::format("--call-graph {}: the stack size is a number of bytes "
+					     "from 1 to {}", v, KPROFILE_STREAM_MAX_STACK);
+		return std::nullopt;
+	}
+	if (error)
+		*error = "--call-graph " + v + ": fp (frame pointers) or dwarf[,SIZE] (a copy of "
+			 "the user stack, unwound from the unwind tables); lbr is perf's";
+	return std::nullopt;
+}
+
 SampleOptions Run::sample_options(const SessionOptions &so) const
 {
 	SampleOptions o;
@@ -417,6 +444,11 @@ SampleOptions Run::sample_options(const SessionOptions &so) const
 	// the reader woken every 680 of them (kprofile_stream.h).
 	if (!o.ring_pages && !args_.call_graph)
 		o.ring_pages = 32;
+	o.stack_bytes = args_.stack_bytes;
+	// 8 KiB a sample fills the default 16 pages in a few samples: give
+	// dwarf rings room for the samples of a drain or two.
+	if (o.stack_bytes && !o.ring_pages)
+		o.ring_pages = kDwarfRingPages;
 	o.cpus = so.cpus;
 	o.callchain = args_.call_graph;
 	return o;

@@ -38,6 +38,7 @@ struct TargetArgs {
 	bool call_graph = false;		// -g: the sample stream too (record)
 	bool samples_allowed = false;		// -g is record's; top refuses it
 	std::uint32_t mmap_pages = 0;		// -m: data pages per ring (0: default)
+	std::uint32_t stack_bytes = 0;		// --call-graph dwarf[,SIZE]; 0: fp
 	std::vector<std::string> command;
 };
 
@@ -46,6 +47,14 @@ struct TargetArgs {
 // -g/--samples, --call-graph fp and -m/--mmap-pages, without (top) a
 // hidden -g that is refused with the reason.
 void add_target_options(CLI::App &app, TargetArgs &args, bool samples = false);
+
+// Data pages per ring with --call-graph dwarf and no -m.
+constexpr std::uint32_t kDwarfRingPages = 128;
+
+// --call-graph's value: "fp" gives 0, "dwarf[,SIZE]" the stack bytes each
+// sample copies (default 8192; SIZE rounded up to a multiple of 8, at
+// most 65528), as perf takes it; nullopt with @error set otherwise.
+std::optional<std::uint32_t> parse_call_graph(const std::string &v, std::string *error);
 
 // Is @pid a live process (not a zombie)?  (command.h)
 using kprofile::process_alive;

@@ -26,6 +26,12 @@ struct SampleRecord {
 	// Innermost first: kernel entries, then user entries; empty
 	// without KPROFILE_STREAM_CALLCHAIN.
 	std::vector<std::uint64_t> frames;
+	// KPROFILE_SAMPLE_STACK (record --call-graph dwarf): the user
+	// registers in DWARF numbering (rax, rdx, rcx, rbx, rsi, rdi, rbp,
+	// rsp, r8..r15, rip) and the user stack copied from rsp up; empty
+	// otherwise, and once report has unwound them into @frames.
+	std::vector<std::uint64_t> regs;
+	std::string stack;
 
 	bool user_mode() const;
 	bool truncated() const;
@@ -74,6 +80,9 @@ struct SampleData {
 	std::uint32_t mode = 0;		// enum kprofile_mode of the stream
 	std::uint32_t ring_pages = 0;	// data pages per ring
 	std::uint32_t max_frames = 0;
+	std::uint32_t stack_bytes = 0;	// --call-graph dwarf's copy size; 0: fp
+	std::string vdso;		// the recording kernel's vDSO image (dwarf)
+	std::uint64_t stack_short = 0;	// copies that stopped before stack_bytes
 	std::uint64_t lost = 0;		// records dropped (full rings)
 	std::uint64_t untracked = 0;	// children the module could not follow
 	std::uint64_t not_dumpable = 0;

@@ -69,6 +69,35 @@ std::vector<MapsSnapshot> maps_from_json(const json &j, std::size_t objects)
 	return out;
 }
 
+std::string hex_of(const std::string &bytes)
+{
+	static const char digits[] = "0123456789abcdef";
+	std::string out;
+	out.reserve(bytes.size() * 2);
+	for (unsigned char c : bytes) {
+		out += digits[c >> 4];
+		out += digits[c & 15];
+	}
+	return out;
+}
+
+bool bytes_of_hex(const std::string &hex, std::string &out)
+{
+	auto nibble = [](char c) {
+		return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	};
+	if (hex.size() % 2)
+		return false;
+	out.clear();
+	for (std::size_t i = 0; i < hex.size(); i += 2) {
+		const int hi = nibble(hex[i]), lo = nibble(hex[i + 1]);
+		if (hi < 0 || lo < 0)
+			return false;
+		out += static_cast<char>(hi << 4 | lo);
+	}
+	return true;
+}
+
 } // namespace
 
 json samples_header(const SampleData &s, std::uint64_t data_offset, std::string &section)
@@ -84,7 +113,7 @@ json samples_header(const SampleData &s, std::uint64_t data_offset, std::string 
 		else
 			encode_record(section, s.tasks[t++]);
 	}
-	return {
+	json j = {
 		{"encoding", "kprofile-stream-records"},
 		{"data_offset", data_offset},
 		{"bytes", section.size() - before},
@@ -101,6 +130,14 @@ json samples_header(const SampleData &s, std::uint64_t data_offset, std::string 
 		{"problems", s.problems},
 		{"maps", maps_json(s.maps)},
 	};
+	if (s.stack_bytes) {
+		// --call-graph dwarf: samples carry their user stack copies;
+		// report unwinds them, through the vDSO with its image.
+		j["stack_bytes"] = s.stack_bytes;
+		j["stack_short"] = s.stack_short;
+		j["vdso"] = hex_of(s.vdso);
+	}
+	return j;
 }
 
 SampleData parse_samples(const json &j, const std::string &bytes, std::size_t data_start,
@@ -128,6 +165,10 @@ SampleData parse_samples(const json &j, const std::string &bytes, std::size_t da
 	s.filtered = get<std::uint64_t>(j, "filtered", 0);
 	s.problems = get<std::vector<std::string>>(j, "problems", {});
 	s.maps = maps_from_json(get<json>(j, "maps", json::array()), objects);
+	s.stack_bytes = get<std::uint32_t>(j, "stack_bytes", 0);
+	s.stack_short = get<std::uint64_t>(j, "stack_short", 0);
+	if (!bytes_of_hex(get<std::string>(j, "vdso", ""), s.vdso))
+		throw FormatError("record file: samples \"vdso\" is not hex");
 
 	const char *p = bytes.data() + data_start + off;
 	std::uint64_t pos = 0;

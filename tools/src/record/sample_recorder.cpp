@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "errors.h"
+#include "record/dwarf_unwind.h"
 
 namespace kprofile::record {
 
@@ -42,6 +43,10 @@ SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook b
 	req.sources = opts_.sources;
 	req.max_frames = opts_.max_frames;
 	req.ring_pages = opts_.ring_pages;
+	if (opts_.stack_bytes) {
+		req.flags |= KPROFILE_STREAM_USER_STACK;
+		req.stack_bytes = opts_.stack_bytes;
+	}
 	try {
 		stream_ = Stream::create(dev, req);
 	} catch (const Failure &f) {
@@ -243,7 +248,13 @@ SampleData SampleRecorder::data(const std::function<int(const std::string &)> &o
 	d.mode = mode_;
 	d.ring_pages = stream_->request().ring_pages;
 	d.max_frames = stream_->request().max_frames;
+	d.stack_bytes = stream_->request().stack_bytes;
+	if (d.stack_bytes) {
+		const auto vdso = current_vdso_image();
+		d.vdso.assign(vdso.begin(), vdso.end());
+	}
 	const kprofile_stream_info si = stream_->info();
+	d.stack_short = si.stack_short;
 	if (si.ring_pages)
 		d.ring_pages = si.ring_pages;
 	d.lost = lost_;

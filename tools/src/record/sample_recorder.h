@@ -35,6 +35,7 @@ struct SampleOptions {
 	std::vector<std::uint32_t> sources;
 	std::uint32_t ring_pages = 0;	// 0: the module's default
 	std::uint32_t max_frames = 0;	// 0: the module's default
+	std::uint32_t stack_bytes = 0;	// --call-graph dwarf: user stack bytes
 	std::vector<std::uint8_t> cpus;	// -C: samples of other CPUs are dropped
 	// -g: call stacks, and the samples and task records kept for the
 	// file; without it the records only go to the observer.

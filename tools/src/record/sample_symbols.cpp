@@ -30,8 +30,9 @@ std::string module_of(const std::string &name)
 
 } // namespace
 
-SampleSymbols::SampleSymbols(const ProfileData &data, RangeResolver &resolver, bool srcline)
-	: data_(data), resolver_(resolver), srcline_(srcline)
+SampleSymbols::SampleSymbols(const ProfileData &data, RangeResolver &resolver, bool srcline,
+			     std::string symfs)
+	: data_(data), resolver_(resolver), srcline_(srcline), unwinder_(data, std::move(symfs))
 {
 	for (const auto &t : data.samples.tasks) {
 		PidInfo &p = pids_[t.pid];
@@ -63,7 +64,10 @@ SampleSymbols::SampleSymbols(const ProfileData &data, RangeResolver &resolver, b
 
 std::vector<std::string> SampleSymbols::warnings() const
 {
-	return resolver_.warnings();
+	auto w = resolver_.warnings();
+	for (auto &u : unwinder_.warnings())
+		w.push_back(std::move(u));
+	return w;
 }
 
 std::string SampleSymbols::comm(std::int64_t pid, std::uint64_t time) const
@@ -140,7 +144,7 @@ int SampleSymbols::intern(FrameSym f)
 	return static_cast<int>(frames_.size() - 1);
 }
 
-int SampleSymbols::user_frame(std::int64_t pid, std::uint64_t time, std::uint64_t addr, bool ret)
+std::vector<std::size_t> SampleSymbols::lookup(std::int64_t &pid, std::uint64_t &time) const
 {
 	std::vector<std::size_t> cands;
 	// A child without a snapshot of its own yet runs its parent's
@@ -154,6 +158,35 @@ int SampleSymbols::user_frame(std::int64_t pid, std::uint64_t time, std::uint64_
 		time = it->second.fork_time;
 		pid = it->second.ppid;
 	}
+	return cands;
+}
+
+std::vector<std::uint64_t> SampleSymbols::unwound(const SampleRecord &s, bool &truncated)
+{
+	std::int64_t pid = s.pid;
+	std::uint64_t time = s.time;
+	const auto cands = lookup(pid, time);
+	if (cands.empty()) {
+		truncated = true;
+		return {s.regs.size() > kDwarfRip ? s.regs[kDwarfRip] : s.ip};
+	}
+	UnwindResult r = unwinder_.unwind(s, cands);
+	truncated = r.truncated();
+	return std::move(r.frames);
+}
+
+const PerfMap::Entry *SampleSymbols::jit_symbol(std::int64_t pid, std::uint64_t addr)
+{
+	auto [it, added] = perf_maps_.try_emplace(pid);
+	if (added)
+		it->second = PerfMap::load(perf_map_path(pid, perf_map_dir_));
+	return it->second ? it->second->find(addr) : nullptr;
+}
+
+int SampleSymbols::user_frame(std::int64_t pid, std::uint64_t time, std::uint64_t addr, bool ret)
+{
+	const std::int64_t sampled_pid = pid;
+	const std::vector<std::size_t> cands = lookup(pid, time);
 	const std::size_t anchor = cands.empty() ? SIZE_MAX : cands.front();
 	auto [cit, added] = user_cache_.try_emplace({pid, anchor, addr, ret}, -1);
 	if (!added)
@@ -189,6 +222,20 @@ int SampleSymbols::user_frame(std::int64_t pid, std::uint64_t time, std::uint64_
 			}
 		}
 		break;
+	}
+	// Generated code (no file behind it): the JIT's perf-PID.map, the
+	// sampled process's own, else that of the process it was forked from.
+	if (!f.resolved && (f.object_path == "[unknown]" || f.object_path == "[anon]")) {
+		for (std::int64_t p : {sampled_pid, pid}) {
+			if (const PerfMap::Entry *e = jit_symbol(p, look)) {
+				f.object_path = perf_map_path(p, perf_map_dir_);
+				f.object = basename_of(f.object_path);
+				f.symbol = e->name;
+				f.resolved = true;
+				f.offset = look + (look != addr) - e->start;
+				break;
+			}
+		}
 	}
 	cit->second = intern(std::move(f));
 	return cit->second;
@@ -236,6 +283,23 @@ NamedSample SampleSymbols::name(const SampleRecord &s)
 
 	n.record = &s;
 	n.comm = comm(s.pid, s.time);
+	n.truncated = s.truncated();
+	if (s.regs.size() == kDwarfRegs) {
+		// --call-graph dwarf: the kernel frames as recorded, then the
+		// user ones from the stack copy (instead of the module's
+		// frame-pointer walk).
+		const std::size_t nk = std::min<std::size_t>(s.nr_kernel, s.frames.size());
+		bool cut = false;
+		const auto user = unwound(s, cut);
+		n.truncated = cut;
+		n.frames.reserve(nk + user.size());
+		for (std::size_t i = 0; i < nk; i++)
+			n.frames.push_back(kernel_frame(s.frames[i], i != 0));
+		for (std::size_t i = 0; i < user.size(); i++)
+			n.frames.push_back(user_frame(s.pid, s.time, user[i], i != 0));
+		if (!n.frames.empty())
+			return n;
+	}
 	if (s.frames.empty()) {
 		n.frames.push_back(s.user_mode() ? user_frame(s.pid, s.time, s.ip, false) :
 				   kernel_frame(s.ip, false));

@@ -16,7 +16,9 @@
 #include <vector>
 
 #include "record/profile_file.h"
+#include "record/perf_map.h"
 #include "record/report_model.h"
+#include "record/sample_unwind.h"
 
 namespace kprofile::record {
 
@@ -37,13 +39,19 @@ struct NamedSample {
 	const SampleRecord *record = nullptr;
 	std::string comm;
 	std::vector<int> frames;	// innermost first; at least the ip
+	bool truncated = false;		// the stack had more frames than these
 };
 
 class SampleSymbols {
 public:
-	SampleSymbols(const ProfileData &data, RangeResolver &resolver, bool srcline = false);
+	// @symfs: where --call-graph dwarf's unwinder looks objects up
+	// first (report --symfs).
+	SampleSymbols(const ProfileData &data, RangeResolver &resolver, bool srcline = false,
+		      std::string symfs = "");
 
-	// @s with its frames named (the ip alone without a call stack).
+	// @s with its frames named (the ip alone without a call stack); a
+	// sample with a user stack copy (--call-graph dwarf) has its user
+	// frames unwound from it.
 	NamedSample name(const SampleRecord &s);
 	const FrameSym &frame(int id) const { return frames_[static_cast<std::size_t>(id)]; }
 	// The command name of @pid at @time: the last EXEC/FORK record or
@@ -51,6 +59,9 @@ public:
 	// process list; "swapper" for pid 0, ":PID" when nothing says.
 	std::string comm(std::int64_t pid, std::uint64_t time) const;
 	std::vector<std::string> warnings() const;
+	// Where JIT symbol files perf-PID.map are read (default /tmp, as
+	// perf): code outside any file mapping is named from them.
+	void set_perf_map_dir(std::string dir) { perf_map_dir_ = std::move(dir); }
 
 private:
 	struct PidInfo {
@@ -61,6 +72,11 @@ private:
 		std::vector<std::pair<std::uint64_t, std::string>> comms;	// by time
 	};
 	int user_frame(std::int64_t pid, std::uint64_t time, std::uint64_t addr, bool ret);
+	// candidates(), or for a child without snapshots of its own before
+	// its exec, its parent's at the fork (@pid, @time updated).
+	std::vector<std::size_t> lookup(std::int64_t &pid, std::uint64_t &time) const;
+	// @s's user frames unwound from its stack copy, then truncated.
+	std::vector<std::uint64_t> unwound(const SampleRecord &s, bool &truncated);
 	int kernel_frame(std::uint64_t addr, bool ret);
 	// The first snapshot to look in for @pid at @time, with the others
 	// of its generation in search order; empty when none.
@@ -78,6 +94,11 @@ private:
 	std::map<std::pair<std::size_t, std::size_t>, RangeResolver::View> views_;
 	RangeResolver::View kernel_view_;
 	bool kernel_loaded_ = false;
+	SampleUnwinder unwinder_;
+	// perf-PID.map's entry for @addr, or nullptr.
+	const PerfMap::Entry *jit_symbol(std::int64_t pid, std::uint64_t addr);
+	std::string perf_map_dir_ = "/tmp";
+	std::map<std::int64_t, std::optional<PerfMap>> perf_maps_;
 };
 
 } // namespace kprofile::record

@@ -107,7 +107,7 @@ json script_json(const ProfileData &data, SampleSymbols &syms, const ScriptOptio
 					  {"source", source_name(data, s.source)},
 					  {"source_value", s.source},
 					  {"ip", fmt::format("{:#x}", s.ip)}, {"user", s.user_mode()},
-					  {"truncated", s.truncated()}, {"symbol", leaf.symbol},
+					  {"truncated", n.truncated}, {"symbol", leaf.symbol},
 					  {"dso", leaf.object_path}, {"frames", std::move(frames)}});
 	}
 	doc["tasks"] = json::array();

@@ -170,6 +170,7 @@ std::unique_ptr<Stream> Stream::create(const Device &dev, const StreamRequest &r
 	cs.max_frames = req.max_frames;
 	cs.sources = reinterpret_cast<std::uint64_t>(req.sources.data());
 	cs.ring_pages = req.ring_pages;
+	cs.stack_bytes = req.stack_bytes;
 	auto fd = dev.create_stream(cs);
 	if (!fd.ok()) {
 		const int err = fd.error().err;

@@ -83,6 +83,7 @@ struct StreamRequest {
 	std::vector<std::uint32_t> sources;
 	std::uint32_t max_frames = 0;	// 0: the module's default
 	std::uint32_t ring_pages = 0;	// 0: the module's default
+	std::uint32_t stack_bytes = 0;	// with KPROFILE_STREAM_USER_STACK
 };
 
 // A stream: its fd (closed last), its mapping and a reader per ring.
