@@ -84,8 +84,14 @@ def main():
            run(tool, *nodev, "top", "-g", "--", "true"), 1, "no call graphs", "record -g")
     expect("record -g with the module missing: the same advice as info",
            run(tool, *nodev, "record", "-g", "--", "true"), 2, "not loaded")
-    expect("record --call-graph dwarf: exit 1, only frame pointers",
-           run(tool, *nodev, "record", "--call-graph", "dwarf", "--", "true"), 1, "only fp")
+    expect("record --call-graph dwarf with the module missing: the advice of -g",
+           run(tool, *nodev, "record", "--call-graph", "dwarf", "--", "true"), 2, "not loaded")
+    expect("record --call-graph lbr: exit 1, fp or dwarf",
+           run(tool, *nodev, "record", "--call-graph", "lbr", "--", "true"), 1,
+           "fp (frame pointers) or dwarf")
+    expect("record --call-graph dwarf,0: exit 1, the size's range",
+           run(tool, *nodev, "record", "--call-graph", "dwarf,0", "--", "true"), 1,
+           "from 1 to 65528")
     expect("record -g -m 3: exit 1, a power of two",
            run(tool, *nodev, "record", "-g", "-m", "3", "--", "true"), 1, "power of two")
     # Without -g the stream still runs (it follows the children), so -m
