@@ -55,7 +55,8 @@
  *     set_interval (pmu_emon.c, pmu_amd64.c) -> the overflow consumers:
  *     the profile set's (profile_hit.c kp_profile_sample_regs(): the hit
  *     path, then stream_sample.c: the sample streams' rings, stream_ring.c,
- *     and their register and stack copies) and the exported handlers
+ *     and their register and stack copies, stream_regs.c's
+ *     copy_from_user_nmi()) and the exported handlers
  *     (kprofile_register_overflow_handler()).  No locks, no allocation,
  *     no sleeping; per-CPU data, atomics, RCU-published snapshots;
  *     NOKPROBE_SYMBOL on the way.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 57-dwarf: `record --call-graph dwarf` (issue 25): samples carry the user
+# 57-dwarf: `record --call-graph dwarf`: samples carry the user
 # registers and a copy of the user stack (KPROFILE_STREAM_USER_STACK),
 # report unwinds them from the programs' unwind tables.  leafcalls (-O2,
 # no frame pointers anywhere, its hot leaf called 3:1 from two callers)
