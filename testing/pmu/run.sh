@@ -175,6 +175,8 @@ image() {
 	cp -a "$out/bin/hwtest" "$extra/kp/hwtest/bin"
 	cp -a "$KP_ROOT/testing/hwtest.sh" "$KP_ROOT/testing/hwtest" "$extra/kp/hwtest/testing/"
 	cp "$KP_ROOT/testing/lib/common.sh" "$extra/kp/hwtest/testing/lib/"
+	# util-linux's rtcwake (busybox has none): hwtest's suspend.
+	[ -x /usr/sbin/rtcwake ] && kp_copy_with_libs "$extra" /usr/sbin/rtcwake
 	printf 'KP_PMU_MODEL=%s\nKP_PMU_LINE=%s\nKP_PMU_GP=%s\nKP_PMU_WIDTH=48\nKP_PMU_FIXED=%s\nKP_PMU_VERSION=%s\nKP_PMU_EBX=%s\n' \
 		"$( [ "$cpu" = intel ] && echo intel || echo "$model")" "$model" "$gp" "$fixed" \
 		"$version" "$ebx" >"$extra/kp/pmu.conf"

@@ -6,7 +6,15 @@
 # the test programs come built (KP_HWTEST_BIN: no gcc here), the loops
 # are short, and the tolerance is what the emulator makes exact.  Its TAP
 # is this script's: each hwtest test passes, fails, or skips with its
-# reason (Intel PT, hybrid parts, suspend and kexec here).
+# reason (Intel PT, hybrid parts and kexec here).
+#   suspend: on the intel line, to RAM (QEMU's i440FX offers S3:
+#     PIIX4_PM.disable_s3 defaults to 0), woken by rtcwake's RTC alarm
+#     (util-linux's rtcwake, run.sh bundles it); the RTC runs on the
+#     host's clock (QEMU's default -rtc clock=host: boot.sh gives no
+#     -rtc), so the 5 s alarm fires after 5 s of host time, whatever the
+#     suspended guest's icount clock does (clock=vm is not tried).  QEMU
+#     resets the CPU at the wake-up, the emulated PMU with it.  Not yet
+#     tried on the amd and intel-v1 lines, so not run there.
 #   counts, two-sources-min-interval: perf counts user instructions and
 #     branches exactly; kprofile's hits x interval misses by up to one
 #     interval (4099 of the loop's 6,000,000 branches: 0.07 %) and perf
@@ -44,7 +52,10 @@ case $KP_PMU_MODEL in
 intel) events= ;;
 *) events="0x0076 0x00c0 0x00c2" ;;
 esac
-env KP_BUILD=/tmp/hwtest KP_HWTEST_OUT=/tmp/hwtest KP_HWTEST_BIN=$root/bin \
+# Suspend to RAM (the intel line), woken by the RTC's alarm.
+suspend=0
+[ "$KP_PMU_LINE" = intel ] && suspend=1
+env KP_HWTEST_SUSPEND=$suspend KP_BUILD=/tmp/hwtest KP_HWTEST_OUT=/tmp/hwtest KP_HWTEST_BIN=$root/bin \
 	KP_HWTEST_TOOL="$(command -v kprofile)" KP_HWTEST_LOOPS=6000000 \
 	KP_HWTEST_INTERVAL=4099 KP_HWTEST_TOLERANCE=0.5 KP_HWTEST_REARM_SECONDS=1 \
 	KP_HWTEST_EXERCISE_ROUNDS=2 KP_HWTEST_EVENTS="$events" \
