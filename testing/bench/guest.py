@@ -155,30 +155,38 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False, g_group=None
     """Section 1: workload slowdown under record, and per-sample cost.
 
     kp1kg (`kprofile record -g` at 1 kHz: the buckets and a sample stream
-    with call stacks) runs in g_group only."""
+    with call stacks) runs in g_group only, and so do kp1kd and pf1kd:
+    `kprofile record --call-graph dwarf` (8 KiB of user stack a sample,
+    the default) against `perf record --call-graph dwarf,8192`, 1 kHz
+    both."""
+    g_only = ("kp1kg", "kp1kd", "pf1kd")
     cfgs = {
         "base": None,
         "kp1k": ("kp", 10000),
         "kp1kg": ("kpg", 10000),
+        "kp1kd": ("kpd", 10000),
         "kpmax": ("kp", ivmax),
         "pf1k": ("pf", 10000),
+        "pf1kd": ("pfd", 10000),
         "pfmax": ("pf", ivmax),
     }
     for rnd in range(rounds):
         for prog, threads in groups:
-            gnames = [n for n in names if n != "kp1kg" or (prog, threads) == g_group]
+            gnames = [n for n in names if n not in g_only or (prog, threads) == g_group]
             for name in rotated(gnames, rnd):
                 wl = [BIN + "/" + prog, str(threads), str(iters)]
                 kind = cfgs[name]
                 clock = CpuClock()
                 if kind is None:
                     argv = wl
-                elif kind[0] in ("kp", "kpg"):
-                    argv = (["kprofile", "record"] + (["-g"] if kind[0] == "kpg" else []) +
+                elif kind[0] in ("kp", "kpg", "kpd"):
+                    argv = (["kprofile", "record"] +
+                            {"kp": [], "kpg": ["-g"], "kpd": ["--call-graph", "dwarf"]}[kind[0]] +
                             ["-i", str(kind[1]), "-o", KP_FILE, "--"] + wl)
                 else:
-                    argv = ["perf", "record", "-e", "cpu-clock", "-c",
-                            str(kind[1] * 100), "-o", PF_FILE, "--"] + wl
+                    argv = (["perf", "record", "-e", "cpu-clock", "-c", str(kind[1] * 100)] +
+                            (["--call-graph", "dwarf,8192"] if kind[0] == "pfd" else []) +
+                            ["-o", PF_FILE, "--"] + wl)
                 r = run(argv)
                 cpu_all = clock.lap()
                 w = kv(r["out"], "wl ")
@@ -188,14 +196,15 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False, g_group=None
                        "wl_cpu_ns": int(w.get("cpu_ns", 0)),
                        "rate_hz": 0 if kind is None else 1e7 / kind[1],
                        "tool_cpu_ns": cpu_all - int(w.get("cpu_ns", 0))}
-                if kind and kind[0] in ("kp", "kpg"):
+                if kind and kind[0] in ("kp", "kpg", "kpd"):
                     # "[ kprofile record: N hits in P profiles over ..." (other
                     # summary lines may follow it)
                     m = re.search(r"\[ kprofile record: (\d+) hits in", r["err"])
                     rec["samples"] = int(m.group(1)) if m else 0
-                    if kind[0] == "kpg":
+                    if kind[0] in ("kpg", "kpd"):
                         # "[ kprofile record: S samples (C with call stacks),
-                        # T task records, L lost ]"
+                        # T task records, L lost ]" (the same line with
+                        # --call-graph dwarf)
                         m = re.search(r"\[ kprofile record: (\d+) samples \((\d+) with "
                                       r"call stacks\), (\d+) task records, (\d+) lost",
                                       r["err"])
@@ -208,11 +217,18 @@ def slowdown(rounds, iters, ivmax, groups, names, report_all=False, g_group=None
                     rec.update(perf_samples(PF_FILE))
                     rec["file_bytes"] = os.path.getsize(PF_FILE) if os.path.exists(PF_FILE) else 0
                 # Report time, on the static program's 1-thread files at
-                # the maximum rate (smoke: on every file).
-                if kind and (report_all or (prog == "wl" and threads == 1 and
-                                            name.endswith("max"))):
-                    rep = (["kprofile", "report", "-i", KP_FILE] if kind[0] != "pf" else
-                           ["perf", "report", "--stdio", "-i", PF_FILE])
+                # the maximum rate and on the --call-graph dwarf files
+                # (their user stacks are unwound there; smoke: on every
+                # file).
+                if kind and (report_all or name in ("kp1kd", "pf1kd") or
+                             (prog == "wl" and threads == 1 and name.endswith("max"))):
+                    # perf report's inline frames (on by default with call
+                    # stacks) run addr2line, which the guest has not: so
+                    # --no-inline (kprofile report shows no inline frames
+                    # either).
+                    rep = (["kprofile", "report", "-i", KP_FILE] if kind[0].startswith("kp") else
+                           ["perf", "report", "--stdio", "-i", PF_FILE] +
+                           (["--no-inline"] if kind[0] == "pfd" else []))
                     rr = run(rep)
                     rec["report_ns"] = rr["wall_ns"]
                     rec["report_rc"] = rr["rc"]
@@ -307,10 +323,12 @@ def main():
          iters=iters, interval_max=ivmax, kernel=os.uname().release,
          kprofile=kp_ver, perf=pf_ver, smoke=smoke, sections=sections)
     if smoke:
-        groups, names, ns_list = [("wldyn", 1)], ["base", "kp1k", "kp1kg", "pfmax"], [1, 8]
+        # pf1kd stands in for pfmax (perf record and report, with the
+        # stack copies): each record of perf costs seconds in the guest.
+        groups, names, ns_list = [("wldyn", 1)], ["base", "kp1k", "kp1kg", "kp1kd", "pf1kd"], [1, 8]
     else:
         groups = [(p, t) for p in ("wl", "wldyn") for t in (1, 2)]
-        names = ["base", "kp1k", "kp1kg", "kpmax", "pf1k", "pfmax"]
+        names = ["base", "kp1k", "kp1kg", "kp1kd", "kpmax", "pf1k", "pf1kd", "pfmax"]
         ns_list = [1, 8, 64, 256, 1024]
     t = time.monotonic()
     for name, fn in (("slowdown", lambda: slowdown(rounds, iters, ivmax, groups, names,
