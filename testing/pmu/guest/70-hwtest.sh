@@ -54,7 +54,7 @@ intel) events= ;;
 esac
 # Suspend to RAM (the intel line), woken by the RTC's alarm.
 suspend=0
-[ "$KP_PMU_LINE" = intel ] && suspend=1
+case $KP_PMU_LINE in intel | amd | intel-v1) suspend=1 ;; esac
 env KP_HWTEST_SUSPEND=$suspend KP_BUILD=/tmp/hwtest KP_HWTEST_OUT=/tmp/hwtest KP_HWTEST_BIN=$root/bin \
 	KP_HWTEST_TOOL="$(command -v kprofile)" KP_HWTEST_LOOPS=6000000 \
 	KP_HWTEST_INTERVAL=4099 KP_HWTEST_TOLERANCE=0.5 KP_HWTEST_REARM_SECONDS=1 \
