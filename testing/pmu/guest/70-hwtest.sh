@@ -52,7 +52,8 @@ case $KP_PMU_MODEL in
 intel) events= ;;
 *) events="0x0076 0x00c0 0x00c2" ;;
 esac
-# Suspend to RAM (the intel line), woken by the RTC's alarm.
+# Suspend to RAM (the intel, amd and intel-v1 lines), woken by the RTC's
+# alarm.
 suspend=0
 case $KP_PMU_LINE in intel | amd | intel-v1) suspend=1 ;; esac
 env KP_HWTEST_SUSPEND=$suspend KP_BUILD=/tmp/hwtest KP_HWTEST_OUT=/tmp/hwtest KP_HWTEST_BIN=$root/bin \
