@@ -3,6 +3,7 @@
 #include "record/profile_file.h"
 #include "unique_fd.h"
 
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdlib>
@@ -17,7 +18,6 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include "record/json_field.h"
 #include "record/sample_file.h"
@@ -86,15 +86,26 @@ std::uint64_t count_nonzero(const std::vector<std::uint32_t> &buckets)
 	return n;
 }
 
-// CRC-32 (IEEE 802.3) of @len bytes at @p: each data section's checksum
-// in the header, so that a damaged file is told from a cut one.  zlib's
-// crc32_z(): a --call-graph dwarf recording checksums kilobytes of stack
-// per sample, which a byte-at-a-time table did at several instructions a
-// byte.
-std::uint32_t section_crc32(const char *p, std::size_t len)
+// CRC-32 (IEEE 802.3, as zlib's crc32()) of @len bytes at @p: each data
+// section's checksum in the header, so that a damaged file is told from a
+// cut one.
+std::uint32_t crc32(const char *p, std::size_t len)
 {
-	return static_cast<std::uint32_t>(
-		crc32_z(0, reinterpret_cast<const Bytef *>(p), len));
+	static const auto table = [] {
+		std::array<std::uint32_t, 256> t{};
+		for (std::uint32_t i = 0; i < 256; i++) {
+			std::uint32_t c = i;
+			for (int k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320U ^ (c >> 1) : c >> 1;
+			t[i] = c;
+		}
+		return t;
+	}();
+	std::uint32_t c = 0xffffffffU;
+
+	for (std::size_t i = 0; i < len; i++)
+		c = table[(c ^ static_cast<unsigned char>(p[i])) & 0xff] ^ (c >> 8);
+	return c ^ 0xffffffffU;
 }
 
 // Where a range's buckets lie in the data area: version 1 stores every
@@ -223,7 +234,7 @@ std::string serialize(const ProfileData &data)
 			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
 			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
 			{"encoding", sp ? "sparse" : "dense"}, {"nonzero", nonzero},
-			{"crc32", section_crc32(bucket_bytes.data() + start, bucket_bytes.size() - start)},
+			{"crc32", crc32(bucket_bytes.data() + start, bucket_bytes.size() - start)},
 		};
 		if (r.pid)
 			range["pid"] = r.pid;
@@ -244,7 +255,7 @@ std::string serialize(const ProfileData &data)
 	std::string sample_bytes;
 	if (data.samples.present) {
 		header["samples"] = samples_header(data.samples, data_offset, sample_bytes);
-		header["samples"]["crc32"] = section_crc32(sample_bytes.data(), sample_bytes.size());
+		header["samples"]["crc32"] = crc32(sample_bytes.data(), sample_bytes.size());
 	}
 
 	std::string text = header.dump();
@@ -275,7 +286,7 @@ bool crc_ok(const json &j, const char *p, std::uint64_t len)
 	const auto it = j.find("crc32");
 
 	return it == j.end() || !it->is_number_unsigned() ||
-	       it->get<std::uint64_t>() == section_crc32(p, static_cast<std::size_t>(len));
+	       it->get<std::uint64_t>() == crc32(p, static_cast<std::size_t>(len));
 }
 
 } // namespace

@@ -3,14 +3,12 @@
 # its unit tests and their ELF fixtures.  Included from tools/CMakeLists.txt
 # after the tool's own targets (kprofile_core, kprofile; GTest, CLI11,
 # nlohmann_json and fmt found).  Needs libelf-dev, libdw-dev, libncurses-dev,
-# libprotobuf-dev and protobuf-compiler (python3-protobuf for the export test),
-# zlib1g-dev (the record file's section checksums).
+# libprotobuf-dev and protobuf-compiler (python3-protobuf for the export test).
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
 pkg_check_modules(KP_LIBDW REQUIRED IMPORTED_TARGET libdw)
 find_package(Curses REQUIRED)
-find_package(ZLIB REQUIRED)
 # report --format pprof: profile.proto compiled by Debian's protoc
 # (protobuf-compiler), linked with libprotobuf (libprotobuf-dev).
 find_package(Protobuf REQUIRED)
@@ -69,7 +67,7 @@ target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
 	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
 target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF PkgConfig::KP_LIBDW
-	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES} kprofile_pprof_proto ZLIB::ZLIB)
+	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES} kprofile_pprof_proto)
 # `kprofile record|report|top` (setup_* in cmd_record/report/top.cpp).
 target_link_libraries(kprofile PRIVATE kprofile_record)
 
