@@ -15,8 +15,6 @@ fi
 plan 94
 cd /tmp || exit 1
 
-# json FILE PATH: a value from a JSON file (empty when absent).
-json() { kp-json "$1" "$2" 2>/dev/null; }
 # over PCT MIN: PCT > MIN (decimals).
 over() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }'; }
 

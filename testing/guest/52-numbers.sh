@@ -19,7 +19,6 @@ fi
 plan 22
 cd /tmp || exit 1
 
-json() { kp-json "$1" "$2" 2>/dev/null; }
 
 # 1. Several concurrent children: two long ones, a loop of short-lived
 # ones, two that exec (one at once, one after running a while).  Every

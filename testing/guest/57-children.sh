@@ -20,7 +20,6 @@ fi
 plan 9
 cd /tmp || exit 1
 
-json() { kp-json "$1" "$2" 2>/dev/null; }
 
 # 300, not the 1,000: 1,000 took 224 s of the debug
 # kernel's layer at load, and polling /proc every 20 ms missed most of

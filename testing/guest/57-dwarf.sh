@@ -19,13 +19,6 @@ fi
 plan 18
 cd /tmp || exit 1
 
-json() { kp-json "$1" "$2" 2>/dev/null; }
-cmp_ok() { awk -v a="$1" -v b="$3" "BEGIN { exit !(a + 0 $2 b + 0) }"; }
-# through FOLDED CALLER: the samples of stacks ending CALLER;kp_leaf
-# (kernel frames may follow the leaf).
-through() { awk -v c=";$2;kp_leaf" '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s);
-	if (substr(s, length(s) - length(c) + 1) == c || index(s, c ";")) t += n }
-	END { print t + 0 }' "$1"; }
 
 # 1. The leaf's callers, without frame pointers.
 out=$(kprofile record --call-graph dwarf -o dw.data -- leafcalls 3 2>&1); rc=$?

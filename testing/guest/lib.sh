@@ -116,3 +116,14 @@ have_tool() { command -v kprofile >/dev/null 2>&1; }
 
 # module_loaded: whether kprofile.ko is loaded.
 module_loaded() { grep -q '^kprofile ' /proc/modules; }
+
+# json FILE PATH: a value from a JSON file (kp-json; empty when absent).
+json() { kp-json "$1" "$2" 2>/dev/null; }
+# cmp_ok A OP B: awk's comparison of two numbers.
+cmp_ok() { awk -v a="$1" -v b="$3" "BEGIN { exit !(a + 0 $2 b + 0) }"; }
+# through FOLDED CALLER: the samples of the folded stacks ending
+# CALLER;kp_leaf (kernel frames may follow the leaf: an interrupt taken
+# in it, on the debug kernel often).
+through() { awk -v c=";$2;kp_leaf" '{ n = $NF; s = $0; sub(/ [0-9]+$/, "", s);
+	if (substr(s, length(s) - length(c) + 1) == c || index(s, c ";")) t += n }
+	END { print t + 0 }' "$1"; }
