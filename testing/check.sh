@@ -114,7 +114,7 @@ layer_cost() {
 	pmu-intel-v1) t=150; kernel_cold qemu ;;
 	pmu-intel-ebx) t=90; kernel_cold qemu ;;
 	pmu-intel-7.2) t=150; kernel_cold qemu ;;
-	debugvm-pmu-intel) t=330; kernel_cold qemu; kernel_cold 6.1-debug ;;
+	debugvm-pmu-intel) t=420; kernel_cold qemu; kernel_cold 6.1-debug ;;
 	pmu-*) t=290; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;

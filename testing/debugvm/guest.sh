@@ -14,8 +14,9 @@
 #   pmu       on the emulated-PMU machine (run.sh --pmu): a counter
 #             source sampling through the PMI, with and without call
 #             stacks, then beside perf (EBUSY while kprofile holds a
-#             counter; perf's own PMIs beside a kprofile recording); no
-#             NMI of unknown reason
+#             counter; perf's own PMIs beside a kprofile recording); CPU
+#             1 offline and online while kprofile samples (two vCPUs);
+#             no NMI of unknown reason
 #   leak      kmemleak scan, rmmod kprofile, second scan
 # and prints, after the suite's stream, a second TAP stream between the
 # lines KP-DEBUGVM-BEGIN and KP-DEBUGVM-END: one result per check.
@@ -46,7 +47,7 @@ for s in $DEBUGVM_STEPS; do
 	stress) planned=$((planned + 3)) ;;
 	modcycle) planned=$((planned + 1)) ;;
 	leak) planned=$((planned + 3)) ;;
-	pmu) planned=$((planned + 5)) ;;
+	pmu) planned=$((planned + 7)) ;;
 	esac
 done
 
@@ -110,6 +111,46 @@ if has pmu; then
 		ok "pmu: perf record -e instructions:u -c 100003 -- loop 20000000 beside kprofile: $ns samples (80,000,000 / 100003 = 800): perf's PMIs are perf's"
 	else
 		not_ok "pmu: perf record beside kprofile (exit $rrc, ${ns:-no} samples, want about 800)" "$(cat $out/pr.out)"
+	fi
+	# CPU hotplug beside a counter source sampling system-wide: CPU 1
+	# goes offline and online while kprofile holds its counter and perf
+	# is refused one; after the last online kprofile's counter samples
+	# there again (a loop pinned to CPU 1: about 800 hits), and when the
+	# recording ends perf counts on CPU 1 (nothing left held there).
+	cpu1=/sys/devices/system/cpu/cpu1/online
+	if [ -w $cpu1 ]; then
+		kprofile record -a -s ProfileTotalIssues -i 100003 -o $out/hp.data -- sh -c "
+			i=0 bad=
+			while [ \$i -lt 5 ]; do
+				echo 0 >$cpu1 && echo 1 >$cpu1 || { bad=1; break; }
+				i=\$((i + 1))
+			done
+			echo cycles=\$i
+			perf stat -e instructions -- taskset -c 1 /kp/bin/loop 1000 >$out/hp-perf.out 2>&1
+			taskset -c 1 /kp/bin/loop 20000000
+			[ -z \"\$bad\" ]" >$out/hp.out 2>&1
+		hrc=$?
+		# The summary's processes: "loop PID (N hits)" (the kernel's
+		# hotplug work under the debug checkers tops the report).
+		hh=$(sed -n 's/.* loop [0-9]* (\([0-9]*\) hits).*/\1/p' $out/hp.out | head -n1)
+		cyc=$(kv cycles $out/hp.out)
+		if [ $hrc = 0 ] && [ "$cyc" = 5 ] && [ "${hh:-0}" -ge 700 ] &&
+			grep -q 'Device or resource busy' $out/hp-perf.out; then
+			ok "pmu: CPU 1 offline/online 5 times while kprofile samples -a (perf refused meanwhile); then a loop on CPU 1: $hh hits (80,000,000 / 100003 = 800)"
+		else
+			not_ok "pmu: hotplug beside sampling (exit $hrc, $cyc cycles, loop ${hh:-no} hits, want >= 700; perf refused?)" \
+				"$(cat $out/hp.out $out/hp-perf.out)"
+		fi
+		perf stat -x, -e instructions:u -- taskset -c 1 /kp/bin/loop 1000000 >$out/hp-after.out 2>&1
+		c=$(grep 'instructions' $out/hp-after.out | cut -d, -f1)
+		if [ "${c:-0}" -ge 4000000 ] 2>/dev/null; then
+			ok "pmu: after the recording perf counts on CPU 1 again ($c user instructions of loop 1000000)"
+		else
+			not_ok "pmu: perf counts on CPU 1 after the recording" "$(cat $out/hp-after.out)"
+		fi
+	else
+		ok "pmu: CPU hotplug beside sampling # SKIP no $cpu1 (one vCPU)"
+		ok "pmu: perf on CPU 1 after the recording # SKIP no $cpu1 (one vCPU)"
 	fi
 	u=$(dmesg | grep -c 'NMI received for unknown reason')
 	if [ "$u" = "$unknown" ]; then

@@ -16,7 +16,7 @@
 #   --fuzz T  make fuzz: fuzz for T seconds from --seed, then kmemleak
 #   --debian  Debian's own kernel instead (fast, for developing the fuzzer;
 #             no debug checkers)
-#   --pmu     on the emulated-PMU machine (testing/qemu-pmu, one vCPU,
+#   --pmu     on the emulated-PMU machine (testing/qemu-pmu, two vCPUs,
 #             -icount): the fuzzer's counter sources really count and
 #             interrupt, the checkers see real PMIs (guest.sh's pmu step:
 #             counter sources sampling beside perf while the fuzzer runs);
@@ -94,7 +94,8 @@ if [ $pmu = 1 ]; then
 	img+=(--perf)
 	gcc -nostdlib -static -no-pie -o "$extra/kp/bin/loop" "$KP_ROOT/testing/pmu/progs/loop.S" ||
 		fail "building testing/pmu/progs/loop.S failed"
-	pmuargs=(--pmu emulated)
+	# Two vCPUs: CPU 1 goes offline and online in the pmu step.
+	pmuargs=(--pmu emulated --smp 2)
 fi
 "$KP_ROOT/testing/vm/image.sh" "${img[@]}"
 

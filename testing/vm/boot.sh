@@ -20,12 +20,13 @@
 # another build of it), "-cpu MODEL,pmu=on", "-icount shift=0,sleep=off"
 # (the PMU counts executed instructions: exact, and cycles = instructions),
 # hence one TCG thread; that build has no user networking, so no NIC.
-# It boots one vCPU unless --smp says otherwise: under icount, Debian's
-# own QEMU 7.2 does not bring up a second one (Debian's 6.1 hangs after
-# "x86: Booting SMP configuration:", CPU 1 spinning in cpu_init() for the
-# callout CPU 0 never gives, with or without sleep=off); with the series'
-# 1 ms round-robin it does, if the kernel's delay loop is calibrated on
-# its command line (--append lpj=N: testing/pmu/run.sh does).
+# It boots one vCPU unless --smp says otherwise.  Under icount Debian's
+# own QEMU 7.2 does not bring up a second one: its round-robin thread
+# gave each vCPU in turn all the instructions to the next timer deadline,
+# so CPU 0, calling schedule() until CPU 1 checked in, ran to the
+# deadline and left CPU 1 none, at every turn (CPU 1 spun in cpu_init()
+# for a callout CPU 0 had long given).  The series' 0002 gives each vCPU
+# its share of the budget and hands over every 1 ms of virtual time.
 # --pmu none (default) is the machine without a PMU, Debian's QEMU.
 # --cpu-props PROPS is appended to -cpu (e.g. "pmu-version=1" or
 # "+perfctr-core").
