@@ -35,13 +35,12 @@
 #include "profile.h"
 
 /* The module's profiles, over kp_dev's hardware layer. */
-static struct kp_profile_set kp_profiles;
+static struct kp_sampler kp_profiles;
 
 static void kp_profile_overflow(struct kp_overflow_consumer *c, u32 source,
 				struct pt_regs *regs)
 {
-	struct kp_profile_set *set = container_of(c, struct kp_profile_set,
-						  consumer);
+	struct kp_sampler *set = container_of(c, struct kp_sampler, consumer);
 
 	kp_profile_sample_regs(set, source, regs);
 }
@@ -55,7 +54,7 @@ static void kp_profile_overflow(struct kp_overflow_consumer *c, u32 source,
  *
  * Return: 0 or -ENOMEM.
  */
-int kp_profile_set_init(struct kp_profile_set *set,
+int kp_profile_set_init(struct kp_sampler *set,
 			const struct kp_sources *sources, struct kp_pmu *pmu)
 {
 	unsigned int i;
@@ -95,7 +94,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_init);
  * Waits for the buffer releases stop deferred (profile.h).
  * Context: process; sleeps (an RCU grace period).
  */
-void kp_profile_set_exit(struct kp_profile_set *set)
+void kp_profile_set_exit(struct kp_sampler *set)
 {
 	kp_stream_set_exit(set);
 	kp_pmu_remove_consumer(set->pmu, &set->consumer);
@@ -121,7 +120,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_exit);
  *
  * Return: the profile, or NULL (out of memory; @tgid is then put).
  */
-struct kp_profile *kp_profile_new(struct kp_profile_set *set,
+struct kp_profile *kp_profile_new(struct kp_sampler *set,
 				  const struct kprofile_create_profile *req,
 				  struct pid *tgid, const struct cpumask *cpus)
 {
@@ -209,7 +208,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_free);
 
 static int kp_profile_arm(struct kp_profile *p, char *reason, size_t len)
 {
-	struct kp_profile_set *set = p->set;
+	struct kp_sampler *set = p->set;
 
 	if (p->source == KPROFILE_SOURCE_TIME) {
 		kp_ptimer_get(set);
@@ -251,7 +250,7 @@ static void kp_profile_disarm(struct kp_profile *p)
 int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 			 char *reason, size_t len)
 {
-	struct kp_profile_set *set = p->set;
+	struct kp_sampler *set = p->set;
 	int ret;
 
 	if (reason && len)
@@ -377,7 +376,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start);
  */
 int kp_profile_stop(struct kp_profile *p)
 {
-	struct kp_profile_set *set = p->set;
+	struct kp_sampler *set = p->set;
 	struct kp_profile_buf *buf;
 
 	mutex_lock(&set->lock);
@@ -615,7 +614,7 @@ out_cpus:
  *
  * Return: the set.
  */
-struct kp_profile_set *kp_profile_module_set(void)
+struct kp_sampler *kp_profile_module_set(void)
 {
 	return &kp_profiles;
 }

@@ -17,7 +17,7 @@
  *
  * Object model and locking
  * ------------------------
- * A struct kp_profile_set is the profiles of one machine: the module has
+ * A struct kp_sampler is the profiles of one machine: the module has
  * one over kp_dev's hardware layer, a KUnit suite builds its own over a
  * fake one.  @lock (a mutex) serialises every start and stop of the set's
  * profiles: it protects each profile's @started, @buf (writers) and
@@ -169,7 +169,7 @@ struct kp_profile_stat {
  */
 struct kp_ptimer_cpu {
 	struct hrtimer timer;
-	struct kp_profile_set *set;
+	struct kp_sampler *set;
 	bool running;
 	bool offline;
 	u64 expiries;
@@ -177,7 +177,7 @@ struct kp_ptimer_cpu {
 };
 
 /**
- * struct kp_profile_set - the profiles of one machine.
+ * struct kp_sampler - the profiles of one machine.
  * @sources:  the source model (intervals read lock-free).
  * @pmu:      the hardware layer counter sources are armed on.
  * @lock:     serialises start and stop; see the file comment.
@@ -198,7 +198,7 @@ struct kp_ptimer_cpu {
  * @no_regs:  timer expiries without interrupted registers (not counted).
  * @streams:  the set's sample streams (stream.h).
  */
-struct kp_profile_set {
+struct kp_sampler {
 	const struct kp_sources *sources;
 	struct kp_pmu *pmu;
 	struct mutex lock;	/* start and stop; see above */
@@ -258,7 +258,7 @@ struct kp_profile_set {
  * Everything above @refs is immutable after creation.
  */
 struct kp_profile {
-	struct kp_profile_set *set;
+	struct kp_sampler *set;
 	u32 source;
 	u32 target;
 	enum kprofile_mode mode;
@@ -367,10 +367,10 @@ static inline bool kp_mode_counts(enum kprofile_mode mode, bool user)
 }
 
 /* profile.c */
-int kp_profile_set_init(struct kp_profile_set *set,
+int kp_profile_set_init(struct kp_sampler *set,
 			const struct kp_sources *sources, struct kp_pmu *pmu);
-void kp_profile_set_exit(struct kp_profile_set *set);
-struct kp_profile *kp_profile_new(struct kp_profile_set *set,
+void kp_profile_set_exit(struct kp_sampler *set);
+struct kp_profile *kp_profile_new(struct kp_sampler *set,
 				  const struct kprofile_create_profile *req,
 				  struct pid *tgid, const struct cpumask *cpus);
 void kp_profile_free(struct kp_profile *p);
@@ -386,7 +386,7 @@ bool kp_profile_buf_lost(struct kp_profile *p);
 long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp);
 int kp_profile_init(struct kp_device *dev);
 void kp_profile_exit(struct kp_device *dev);
-struct kp_profile_set *kp_profile_module_set(void);
+struct kp_sampler *kp_profile_module_set(void);
 
 /* profile_check.c */
 int kp_profile_check(const struct kp_sources *sources,
@@ -410,30 +410,30 @@ void kp_profile_buf_release(struct kp_profile_buf *buf);
 const struct kp_profile_group *
 kp_profile_index_find(const struct kp_profile_index *idx,
 		      const struct pid *tgid);
-void kp_profile_index_link(struct kp_profile_set *set, struct kp_profile *p);
-int kp_profile_index_rebuild(struct kp_profile_set *set, u32 source, gfp_t gfp);
-void kp_profile_index_remove(struct kp_profile_set *set, struct kp_profile *p);
+void kp_profile_index_link(struct kp_sampler *set, struct kp_profile *p);
+int kp_profile_index_rebuild(struct kp_sampler *set, u32 source, gfp_t gfp);
+void kp_profile_index_remove(struct kp_sampler *set, struct kp_profile *p);
 
 /* profile_hit.c */
-bool kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s);
-bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+bool kp_profile_hit(struct kp_sampler *set, const struct kp_sample *s);
+bool kp_profile_sample_regs(struct kp_sampler *set, u32 source,
 			    struct pt_regs *regs);
 
 /* profile_exec.c */
-int kp_profile_exec_init(struct kp_profile_set *set);
-void kp_profile_exec_exit(struct kp_profile_set *set);
-void kp_profile_exec(struct kp_profile_set *set, struct task_struct *task);
+int kp_profile_exec_init(struct kp_sampler *set);
+void kp_profile_exec_exit(struct kp_sampler *set);
+void kp_profile_exec(struct kp_sampler *set, struct task_struct *task);
 
 /* profile_timer.c */
-int kp_ptimer_init(struct kp_profile_set *set);
-void kp_ptimer_exit(struct kp_profile_set *set);
-void kp_ptimer_get(struct kp_profile_set *set);
-void kp_ptimer_put(struct kp_profile_set *set);
-void kp_ptimer_update(struct kp_profile_set *set);
-bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task);
-void kp_ptimer_cpu_online(struct kp_profile_set *set);
-void kp_ptimer_cpu_offline(struct kp_profile_set *set);
+int kp_ptimer_init(struct kp_sampler *set);
+void kp_ptimer_exit(struct kp_sampler *set);
+void kp_ptimer_get(struct kp_sampler *set);
+void kp_ptimer_put(struct kp_sampler *set);
+void kp_ptimer_update(struct kp_sampler *set);
+bool kp_ptimer_wanted(struct kp_sampler *set, struct task_struct *task);
+void kp_ptimer_cpu_online(struct kp_sampler *set);
+void kp_ptimer_cpu_offline(struct kp_sampler *set);
 enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer);
-void kp_ptimer_switch_this_cpu(struct kp_profile_set *set, bool on);
+void kp_ptimer_switch_this_cpu(struct kp_sampler *set, bool on);
 
 #endif /* _KPROFILE_PROFILE_H */

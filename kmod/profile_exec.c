@@ -54,7 +54,7 @@ static void kp_profile_on_exec(void *data, struct task_struct *task,
  *
  * Context: any but NMI; no locks taken.
  */
-void kp_profile_exec(struct kp_profile_set *set, struct task_struct *task)
+void kp_profile_exec(struct kp_sampler *set, struct task_struct *task)
 {
 	struct pid *tgid = task_tgid(task);
 	const struct kp_profile_group *g;
@@ -84,7 +84,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_exec);
  *
  * Return: 0, or an error of tracepoint_probe_register().
  */
-int kp_profile_exec_init(struct kp_profile_set *set)
+int kp_profile_exec_init(struct kp_sampler *set)
 {
 	int ret;
 
@@ -105,7 +105,7 @@ int kp_profile_exec_init(struct kp_profile_set *set)
  *
  * Context: process; waits until no hook runs.
  */
-void kp_profile_exec_exit(struct kp_profile_set *set)
+void kp_profile_exec_exit(struct kp_sampler *set)
 {
 	if (!kp_exec_tp)
 		return;

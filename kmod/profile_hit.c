@@ -106,7 +106,7 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
  * Return: whether a started profile of the source is system-wide or of
  * the interrupted process (ProfileTime keeps ticking on this CPU).
  */
-bool kp_profile_hit(struct kp_profile_set *set, const struct kp_sample *s)
+bool kp_profile_hit(struct kp_sampler *set, const struct kp_sample *s)
 {
 	const struct kp_profile_group *g = NULL;
 	const struct kp_profile_index *idx;
@@ -148,7 +148,7 @@ NOKPROBE_SYMBOL(kp_profile_hit);
  * Return: as kp_profile_hit(), or a started stream of the source samples
  * the interrupted process (kp_stream_sample()).
  */
-bool kp_profile_sample_regs(struct kp_profile_set *set, u32 source,
+bool kp_profile_sample_regs(struct kp_sampler *set, u32 source,
 			    struct pt_regs *regs)
 {
 	struct kp_sample s = {

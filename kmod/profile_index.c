@@ -33,7 +33,7 @@
  *
  * Context: the set's @lock held.
  */
-void kp_profile_index_link(struct kp_profile_set *set, struct kp_profile *p)
+void kp_profile_index_link(struct kp_sampler *set, struct kp_profile *p)
 {
 	struct list_head *head = &set->started[p->source];
 	struct kp_profile *q;
@@ -118,7 +118,7 @@ NOKPROBE_SYMBOL(kp_profile_index_find);
  *
  * Return: 0, or -ENOMEM (the old snapshot stays published).
  */
-int kp_profile_index_rebuild(struct kp_profile_set *set, u32 source, gfp_t gfp)
+int kp_profile_index_rebuild(struct kp_sampler *set, u32 source, gfp_t gfp)
 {
 	struct kp_profile_index *idx = NULL, *old;
 	struct kp_profile *p;
@@ -157,7 +157,7 @@ int kp_profile_index_rebuild(struct kp_profile_set *set, u32 source, gfp_t gfp)
  * are not counted).
  * Context: process; the set's @lock held; may sleep.
  */
-void kp_profile_index_remove(struct kp_profile_set *set, struct kp_profile *p)
+void kp_profile_index_remove(struct kp_sampler *set, struct kp_profile *p)
 {
 	struct kp_profile_index *idx;
 	unsigned int i, n = 0;

@@ -47,7 +47,7 @@
 #include "profile.h"
 
 /* ProfileTime's interval is in 100 ns units. */
-static ktime_t kp_ptimer_period(struct kp_profile_set *set)
+static ktime_t kp_ptimer_period(struct kp_sampler *set)
 {
 	u32 interval = kp_source_interval(set->sources, KPROFILE_SOURCE_TIME);
 
@@ -65,7 +65,7 @@ static ktime_t kp_ptimer_period(struct kp_profile_set *set)
  * started, or a profile of @task's process (or a stream following it);
  * always true without the sched_switch probe.
  */
-bool kp_ptimer_wanted(struct kp_profile_set *set, struct task_struct *task)
+bool kp_ptimer_wanted(struct kp_sampler *set, struct task_struct *task)
 {
 	const struct kp_profile_index *idx;
 	bool ret;
@@ -127,7 +127,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_fn);
  * period lost the part before each sleep (0.88 of the expected samples
  * at 1 kHz in make bench).
  */
-static void kp_ptimer_set_this_cpu(struct kp_profile_set *set, bool on)
+static void kp_ptimer_set_this_cpu(struct kp_sampler *set, bool on)
 {
 	struct kp_ptimer_cpu *tc = this_cpu_ptr(set->timers);
 	ktime_t period, left;
@@ -161,7 +161,7 @@ static void kp_ptimer_set_this_cpu(struct kp_profile_set *set, bool on)
  *
  * For tests.  Context: on the CPU, interrupts off.
  */
-void kp_ptimer_switch_this_cpu(struct kp_profile_set *set, bool on)
+void kp_ptimer_switch_this_cpu(struct kp_sampler *set, bool on)
 {
 	kp_ptimer_set_this_cpu(set, on);
 }
@@ -170,7 +170,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_switch_this_cpu);
 /* IPI: re-decide with the current task. */
 static void kp_ptimer_update_this_cpu(void *info)
 {
-	struct kp_profile_set *set = info;
+	struct kp_sampler *set = info;
 
 	bool on = READ_ONCE(set->time_users) && kp_ptimer_wanted(set, current);
 
@@ -180,7 +180,7 @@ static void kp_ptimer_update_this_cpu(void *info)
 /* IPI: stop this CPU's timer; a later start begins a whole period. */
 static void kp_ptimer_stop_this_cpu(void *info)
 {
-	struct kp_profile_set *set = info;
+	struct kp_sampler *set = info;
 
 	kp_ptimer_set_this_cpu(set, false);
 	this_cpu_ptr(set->timers)->left = 0;
@@ -188,7 +188,7 @@ static void kp_ptimer_stop_this_cpu(void *info)
 
 static KP_SCHED_SWITCH_PROBE(kp_ptimer_on_switch)
 {
-	struct kp_profile_set *set = data;
+	struct kp_sampler *set = data;
 
 	if (!READ_ONCE(set->time_users))
 		return;
@@ -206,7 +206,7 @@ static void kp_ptimer_tp_match(struct tracepoint *tp, void *priv)
  * @lock only: registering takes tracepoints_mutex, then the CPU hotplug
  * lock (static calls), which is taken before @tlock.
  */
-static void kp_ptimer_hook(struct kp_profile_set *set)
+static void kp_ptimer_hook(struct kp_sampler *set)
 {
 	lockdep_assert_held(&set->lock);
 	if (!set->switch_tp ||
@@ -217,7 +217,7 @@ static void kp_ptimer_hook(struct kp_profile_set *set)
 }
 
 /* The last ProfileTime stop: unhook; as kp_ptimer_hook().  Sleeps. */
-static void kp_ptimer_unhook(struct kp_profile_set *set)
+static void kp_ptimer_unhook(struct kp_sampler *set)
 {
 	lockdep_assert_held(&set->lock);
 	if (!set->time_hooked)
@@ -233,7 +233,7 @@ static void kp_ptimer_unhook(struct kp_profile_set *set)
  *
  * Return: 0 or -ENOMEM.
  */
-int kp_ptimer_init(struct kp_profile_set *set)
+int kp_ptimer_init(struct kp_sampler *set)
 {
 	unsigned int cpu;
 
@@ -265,7 +265,7 @@ int kp_ptimer_init(struct kp_profile_set *set)
  * kp_ptimer_exit() - free a set's timers.
  * @set: the set; no ProfileTime profile is started.
  */
-void kp_ptimer_exit(struct kp_profile_set *set)
+void kp_ptimer_exit(struct kp_sampler *set)
 {
 	WARN_ON_ONCE(set->time_users);
 	free_percpu(set->timers);
@@ -281,7 +281,7 @@ void kp_ptimer_exit(struct kp_profile_set *set)
  * Context: process; the set's @lock held; takes cpus_read_lock() and
  * @set->tlock.
  */
-void kp_ptimer_get(struct kp_profile_set *set)
+void kp_ptimer_get(struct kp_sampler *set)
 {
 	bool first;
 
@@ -303,7 +303,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_get);
  *
  * Context: process; takes cpus_read_lock() and @set->tlock.
  */
-void kp_ptimer_update(struct kp_profile_set *set)
+void kp_ptimer_update(struct kp_sampler *set)
 {
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
@@ -322,7 +322,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_update);
  * On return from the last put no timer of @set runs or will run.
  * Context: process; the set's @lock held; sleeps.
  */
-void kp_ptimer_put(struct kp_profile_set *set)
+void kp_ptimer_put(struct kp_sampler *set)
 {
 	bool last;
 
@@ -351,7 +351,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_put);
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
  */
-void kp_ptimer_cpu_online(struct kp_profile_set *set)
+void kp_ptimer_cpu_online(struct kp_sampler *set)
 {
 	mutex_lock(&set->tlock);
 	local_irq_disable();
@@ -367,7 +367,7 @@ void kp_ptimer_cpu_online(struct kp_profile_set *set)
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
  */
-void kp_ptimer_cpu_offline(struct kp_profile_set *set)
+void kp_ptimer_cpu_offline(struct kp_sampler *set)
 {
 	struct kp_ptimer_cpu *tc;
 

@@ -240,7 +240,7 @@ static void kp_stream_destroy(struct kp_stream *st)
  *
  * Return: the stream, or an ERR_PTR(): -ENOMEM (including RLIMIT_MEMLOCK).
  */
-struct kp_stream *kp_stream_new(struct kp_profile_set *set,
+struct kp_stream *kp_stream_new(struct kp_sampler *set,
 				const struct kprofile_create_stream *req,
 				const u32 *src, struct pid *tgid)
 {
@@ -337,7 +337,7 @@ static void kp_stream_disarm(struct kp_stream *st, u32 source)
  */
 int kp_stream_start(struct kp_stream *st, char *reason, size_t len)
 {
-	struct kp_profile_set *set = st->set;
+	struct kp_sampler *set = st->set;
 	unsigned int i = 0;
 	int ret;
 
@@ -391,7 +391,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_start);
  */
 int kp_stream_stop(struct kp_stream *st)
 {
-	struct kp_profile_set *set = st->set;
+	struct kp_sampler *set = st->set;
 	unsigned int i;
 
 	mutex_lock(&st->op_lock);

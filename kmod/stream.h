@@ -20,7 +20,7 @@
  *
  * Object model and locking
  * ------------------------
- * A stream belongs to a struct kp_profile_set (streams and profiles share
+ * A stream belongs to a struct kp_sampler (streams and profiles share
  * the set's sources, hardware layer and ProfileTime timers; a KUnit suite
  * builds its own set).  The set's @lock serialises every start and stop
  * of its streams, as of its profiles: it protects each stream's @started
@@ -64,7 +64,7 @@
 struct file;
 struct kp_device;
 struct poll_table_struct;
-struct kp_profile_set;
+struct kp_sampler;
 struct kp_sample;
 struct kp_sources;
 struct mm_struct;
@@ -136,7 +136,7 @@ struct kp_stream_scratch {
 
 /**
  * struct kp_stream_set - the streams of a profile set (embedded in
- *	struct kp_profile_set as @streams).
+ *	struct kp_sampler as @streams).
  * @list:	the started streams (RCU; written under the set's @lock).
  * @nr_started: entries in @list (under the set's @lock).
  * @hooked:	the fork, exec and exit probes are registered (under the
@@ -195,7 +195,7 @@ struct kp_stream_set {
  * Everything above @untracked is immutable after creation.
  */
 struct kp_stream {
-	struct kp_profile_set *set;
+	struct kp_sampler *set;
 	u32 target;
 	u32 flags;
 	enum kprofile_mode mode;
@@ -233,7 +233,7 @@ int kp_stream_check_sources(const struct kp_sources *sources,
 			    const u32 *src, u32 nr);
 int kp_stream_check_access(const struct kprofile_create_stream *req,
 			   const u32 *src, struct pid **tgid);
-struct kp_stream *kp_stream_new(struct kp_profile_set *set,
+struct kp_stream *kp_stream_new(struct kp_sampler *set,
 				const struct kprofile_create_stream *req,
 				const u32 *src, struct pid *tgid);
 void kp_stream_free(struct kp_stream *st);
@@ -242,8 +242,8 @@ int kp_stream_stop(struct kp_stream *st);
 void kp_stream_get_info(struct kp_stream *st,
 			struct kprofile_stream_info *info);
 long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp);
-void kp_stream_set_init(struct kp_profile_set *set);
-void kp_stream_set_exit(struct kp_profile_set *set);
+void kp_stream_set_init(struct kp_sampler *set);
+void kp_stream_set_exit(struct kp_sampler *set);
 
 /* stream_ring.c */
 void kp_ring_init(struct kp_stream_ring *r, void *base, u32 cpu,
@@ -258,12 +258,12 @@ void kp_stream_wake_sync(struct kp_stream *st);
 __poll_t kp_stream_poll(struct file *file, struct poll_table_struct *wait);
 
 /* stream_sample.c */
-bool kp_stream_sample_task(struct kp_profile_set *set,
+bool kp_stream_sample_task(struct kp_sampler *set,
 			   const struct kp_sample *s, struct task_struct *task,
 			   struct pt_regs *regs);
-bool kp_stream_sample(struct kp_profile_set *set, const struct kp_sample *s,
+bool kp_stream_sample(struct kp_sampler *set, const struct kp_sample *s,
 		      struct pt_regs *regs);
-bool kp_stream_time_wanted(struct kp_profile_set *set,
+bool kp_stream_time_wanted(struct kp_sampler *set,
 			   struct task_struct *task);
 
 /* stream_regs.c */
@@ -281,12 +281,12 @@ bool kp_follow_find(struct pid **table, const struct pid *pid);
 bool kp_follow_add(struct pid **table, struct pid *pid);
 bool kp_follow_del(struct pid **table, const struct pid *pid);
 bool kp_stream_follows(const struct kp_stream *st, const struct pid *tgid);
-void kp_stream_fork(struct kp_profile_set *set, struct task_struct *parent,
+void kp_stream_fork(struct kp_sampler *set, struct task_struct *parent,
 		    struct task_struct *child);
-void kp_stream_exec(struct kp_profile_set *set, struct task_struct *task);
-void kp_stream_exit(struct kp_profile_set *set, struct task_struct *task,
+void kp_stream_exec(struct kp_sampler *set, struct task_struct *task);
+void kp_stream_exit(struct kp_sampler *set, struct task_struct *task,
 		    bool group_dead);
-int kp_stream_hook(struct kp_profile_set *set);
-void kp_stream_unhook(struct kp_profile_set *set);
+int kp_stream_hook(struct kp_sampler *set);
+void kp_stream_unhook(struct kp_sampler *set);
 
 #endif /* _KPROFILE_STREAM_H */

@@ -203,7 +203,7 @@ static void kp_stream_task_record(struct kp_stream *st, u32 type,
  * A new thread is not a new process: nothing to do.
  * Context: process (the sched_process_fork probe); takes no lock.
  */
-void kp_stream_fork(struct kp_profile_set *set, struct task_struct *parent,
+void kp_stream_fork(struct kp_sampler *set, struct task_struct *parent,
 		    struct task_struct *child)
 {
 	struct pid *ptgid = task_tgid(parent), *ctgid;
@@ -240,7 +240,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_fork);
  *
  * Context: process (the sched_process_exec probe); takes no lock.
  */
-void kp_stream_exec(struct kp_profile_set *set, struct task_struct *task)
+void kp_stream_exec(struct kp_sampler *set, struct task_struct *task)
 {
 	struct pid *tgid = task_tgid(task);
 	bool dumpable = kp_task_dumpable(task);
@@ -272,7 +272,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_exec);
  *
  * Context: process (the sched_process_exit probe); takes no lock.
  */
-void kp_stream_exit(struct kp_profile_set *set, struct task_struct *task,
+void kp_stream_exit(struct kp_sampler *set, struct task_struct *task,
 		    bool group_dead)
 {
 	struct pid *tgid = task_tgid(task);
@@ -329,7 +329,7 @@ static void kp_stream_tp_match(struct tracepoint *tp, void *priv)
  * kp_stream_set_init() - set up a profile set's streams (none yet).
  * @set: the set.
  */
-void kp_stream_set_init(struct kp_profile_set *set)
+void kp_stream_set_init(struct kp_sampler *set)
 {
 	struct kp_stream_set *ss = &set->streams;
 
@@ -346,7 +346,7 @@ void kp_stream_set_init(struct kp_profile_set *set)
  * kp_stream_set_exit() - take a set's streams down.
  * @set: the set; no stream is left.
  */
-void kp_stream_set_exit(struct kp_profile_set *set)
+void kp_stream_set_exit(struct kp_sampler *set)
 {
 	WARN_ON_ONCE(!list_empty(&set->streams.list));
 	WARN_ON_ONCE(set->streams.hooked);
@@ -363,7 +363,7 @@ void kp_stream_set_exit(struct kp_profile_set *set)
  * Return: 0; -EOPNOTSUPP when the kernel lacks the tracepoints; an error
  * of tracepoint_probe_register().
  */
-int kp_stream_hook(struct kp_profile_set *set)
+int kp_stream_hook(struct kp_sampler *set)
 {
 	struct kp_stream_set *ss = &set->streams;
 	int ret;
@@ -400,7 +400,7 @@ err_fork:
  * On return no probe of the set runs.
  * Context: process; the set's @lock held; sleeps.
  */
-void kp_stream_unhook(struct kp_profile_set *set)
+void kp_stream_unhook(struct kp_sampler *set)
 {
 	struct kp_stream_set *ss = &set->streams;
 

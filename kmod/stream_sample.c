@@ -234,7 +234,7 @@ NOKPROBE_SYMBOL(kp_stream_sample_one);
  * Return: whether a started stream with @s's source follows the
  * interrupted process or is system-wide (ProfileTime keeps ticking here).
  */
-bool kp_stream_sample_task(struct kp_profile_set *set,
+bool kp_stream_sample_task(struct kp_sampler *set,
 			   const struct kp_sample *s, struct task_struct *task,
 			   struct pt_regs *regs)
 {
@@ -267,7 +267,7 @@ NOKPROBE_SYMBOL(kp_stream_sample_task);
  *
  * Return: as kp_stream_sample_task().
  */
-bool kp_stream_sample(struct kp_profile_set *set, const struct kp_sample *s,
+bool kp_stream_sample(struct kp_sampler *set, const struct kp_sample *s,
 		      struct pt_regs *regs)
 {
 	if (list_empty(&set->streams.list))
@@ -288,7 +288,7 @@ NOKPROBE_SYMBOL(kp_stream_sample);
  * Return: true when a started stream with ProfileTime is system-wide or
  * follows @task's process.
  */
-bool kp_stream_time_wanted(struct kp_profile_set *set,
+bool kp_stream_time_wanted(struct kp_sampler *set,
 			   struct task_struct *task)
 {
 	struct kp_stream *st;

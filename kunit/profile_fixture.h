@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * profile_fixture.h - a private profile set (struct kp_profile_set) over a
+ * profile_fixture.h - a private profile set (struct kp_sampler) over a
  * fake Intel machine's hardware layer (pmu_fixture.h), with profiles whose
  * buckets are kernel memory, for the kprofile_profile_* KUnit suites.
  *
@@ -35,7 +35,7 @@
 struct kp_prof_fix {
 	struct kunit *test;
 	struct kp_pmu_fix *pmu;
-	struct kp_profile_set set;
+	struct kp_sampler set;
 	struct kp_profile *profiles[KP_PROF_FIX_MAX];
 	unsigned int nr;
 };

@@ -157,7 +157,7 @@ static unsigned int count(struct kp_stream *st, u32 type, pid_t pid,
 static void kp_follow_fork_exit(struct kunit *test)
 {
 	struct kp_str_fix *f = kp_str_fix_new(test);
-	struct kp_profile_set *set = &f->prof->set;
+	struct kp_sampler *set = &f->prof->set;
 	struct kp_stream *inh = kp_str_new(f, KPROFILE_TARGET_SELF,
 					   KPROFILE_STREAM_INHERIT,
 					   KPROFILE_MODE_BOTH, src_counter, 1,
@@ -301,7 +301,7 @@ static unsigned int poll_of(struct kp_stream *st)
 static void kp_follow_poll(struct kunit *test)
 {
 	struct kp_str_fix *f = kp_str_fix_new(test);
-	struct kp_profile_set *set = &f->prof->set;
+	struct kp_sampler *set = &f->prof->set;
 	struct kp_stream *st = kp_str_new(f, KPROFILE_TARGET_SELF,
 					  KPROFILE_STREAM_INHERIT,
 					  KPROFILE_MODE_BOTH, src_counter, 1,
