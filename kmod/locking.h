@@ -2,7 +2,7 @@
 /*
  * locking.h - the module's whole lock order, and what runs in which
  * context.  The rules for each piece of data stay next to it (profile.h,
- * stream.h, pmu.h, thread.h, profile_index.c, profile_timer.c,
+ * stream.h, pmu.h, thread.h, profile_index.c, sampler_timer.c,
  * thread_reserve.c, nmi.c); this page puts them on one screen, so that
  * "may I take X while holding Y?" has one answer.  lockdep checks it in
  * the debug kernel (testing/debugvm, kunit-debug).
@@ -62,7 +62,7 @@
  *     NOKPROBE_SYMBOL on the way.
  *
  *   hardirq
- *     ProfileTime's hrtimer expiry (profile_timer.c) -> the same hit path
+ *     ProfileTime's hrtimer expiry (sampler_timer.c) -> the same hit path
  *     and sample streams as the NMI: the same rules.  The IPIs of
  *     on_each_cpu() (arming and disarming counters, pmu.c and pmu_cpu.c;
  *     ProfileTime's per-CPU decision; thread profiling's stop): registers
@@ -71,7 +71,7 @@
  *
  *   tracepoint probes (preemption off; PREEMPT_RT forbids allocation)
  *     sched_switch: ProfileTime's timer follows profiled tasks
- *     (profile_timer.c), thread profiling charges them (thread_fd.c).
+ *     (sampler_timer.c), thread profiling charges them (thread_fd.c).
  *     sched_process_fork/exec/exit: the streams follow children
  *     (stream_follow.c), thread profiling tracks threads (thread_fd.c,
  *     entries from a reserve filled in process context,

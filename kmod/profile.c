@@ -71,7 +71,7 @@ int kp_profile_set_init(struct kp_sampler *set,
 		ret = -ENOMEM;
 		goto err_lock;
 	}
-	ret = kp_ptimer_init(set);
+	ret = kp_stimer_init(set);
 	if (ret)
 		goto err_wq;
 	kp_stream_set_init(set);
@@ -100,7 +100,7 @@ void kp_profile_set_exit(struct kp_sampler *set)
 	kp_pmu_remove_consumer(set->pmu, &set->consumer);
 	rcu_barrier();	/* queue_rcu_work()'s callbacks have queued */
 	destroy_workqueue(set->release);	/* and the works have run */
-	kp_ptimer_exit(set);
+	kp_stimer_exit(set);
 	mutex_destroy(&set->lock);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_exit);
@@ -211,7 +211,7 @@ static int kp_profile_arm(struct kp_profile *p, char *reason, size_t len)
 	struct kp_sampler *set = p->set;
 
 	if (p->source == KPROFILE_SOURCE_TIME) {
-		kp_ptimer_get(set);
+		kp_stimer_get(set);
 		return 0;
 	}
 	/*
@@ -227,7 +227,7 @@ static int kp_profile_arm(struct kp_profile *p, char *reason, size_t len)
 static void kp_profile_disarm(struct kp_profile *p)
 {
 	if (p->source == KPROFILE_SOURCE_TIME)
-		kp_ptimer_put(p->set);
+		kp_stimer_put(p->set);
 	else
 		kp_pmu_disarm(p->set->pmu, p->source, kp_counter_mode(p->mode));
 }
@@ -276,7 +276,7 @@ int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 	}
 	p->started = true;
 	if (p->source == KPROFILE_SOURCE_TIME)
-		kp_ptimer_update(set);	/* where its task runs now */
+		kp_stimer_update(set);	/* where its task runs now */
 out:
 	mutex_unlock(&set->lock);
 	return ret;
@@ -623,13 +623,13 @@ static enum cpuhp_state kp_profile_hp_state;
 
 static int kp_profile_cpu_online(unsigned int cpu)
 {
-	kp_ptimer_cpu_online(&kp_profiles);
+	kp_stimer_cpu_online(&kp_profiles);
 	return 0;
 }
 
 static int kp_profile_cpu_offline(unsigned int cpu)
 {
-	kp_ptimer_cpu_offline(&kp_profiles);
+	kp_stimer_cpu_offline(&kp_profiles);
 	return 0;
 }
 

@@ -13,7 +13,7 @@
  * profile_hit.c   the hit path: which started profiles an interrupt hits.
  * profile_index.c the started profiles of a source, indexed by process.
  * profile_exec.c  a set-user-ID exec stops the profiles of the process.
- * profile_timer.c ProfileTime: a per-CPU hrtimer, where a profiled task runs.
+ * sampler_timer.c ProfileTime: a per-CPU hrtimer, where a profiled task runs.
  *
  * Object model and locking
  * ------------------------
@@ -154,7 +154,7 @@ struct kp_profile_stat {
 };
 
 /**
- * struct kp_ptimer_cpu - ProfileTime on one CPU.
+ * struct kp_stimer_cpu - ProfileTime on one CPU.
  * @timer:    the pinned hrtimer.
  * @set:      its profile set.
  * @running:  @timer is started.
@@ -165,9 +165,9 @@ struct kp_profile_stat {
  *	      next start runs only that, so profiled run time between
  *	      switches adds up to whole periods (0: start a whole period).
  *
- * Written only on the CPU itself with interrupts off (profile_timer.c).
+ * Written only on the CPU itself with interrupts off (sampler_timer.c).
  */
-struct kp_ptimer_cpu {
+struct kp_stimer_cpu {
 	struct hrtimer timer;
 	struct kp_sampler *set;
 	bool running;
@@ -210,7 +210,7 @@ struct kp_sampler {
 	unsigned int time_users;
 	bool time_hooked;
 	struct tracepoint *switch_tp;
-	struct kp_ptimer_cpu __percpu *timers;
+	struct kp_stimer_cpu __percpu *timers;
 	atomic64_t no_regs;
 	struct kp_stream_set streams;
 };
@@ -424,16 +424,16 @@ int kp_profile_exec_init(struct kp_sampler *set);
 void kp_profile_exec_exit(struct kp_sampler *set);
 void kp_profile_exec(struct kp_sampler *set, struct task_struct *task);
 
-/* profile_timer.c */
-int kp_ptimer_init(struct kp_sampler *set);
-void kp_ptimer_exit(struct kp_sampler *set);
-void kp_ptimer_get(struct kp_sampler *set);
-void kp_ptimer_put(struct kp_sampler *set);
-void kp_ptimer_update(struct kp_sampler *set);
-bool kp_ptimer_wanted(struct kp_sampler *set, struct task_struct *task);
-void kp_ptimer_cpu_online(struct kp_sampler *set);
-void kp_ptimer_cpu_offline(struct kp_sampler *set);
-enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer);
-void kp_ptimer_switch_this_cpu(struct kp_sampler *set, bool on);
+/* sampler_timer.c */
+int kp_stimer_init(struct kp_sampler *set);
+void kp_stimer_exit(struct kp_sampler *set);
+void kp_stimer_get(struct kp_sampler *set);
+void kp_stimer_put(struct kp_sampler *set);
+void kp_stimer_update(struct kp_sampler *set);
+bool kp_stimer_wanted(struct kp_sampler *set, struct task_struct *task);
+void kp_stimer_cpu_online(struct kp_sampler *set);
+void kp_stimer_cpu_offline(struct kp_sampler *set);
+enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer);
+void kp_stimer_switch_this_cpu(struct kp_sampler *set, bool on);
 
 #endif /* _KPROFILE_PROFILE_H */

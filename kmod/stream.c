@@ -305,7 +305,7 @@ static int kp_stream_arm(struct kp_stream *st, u32 source, char *reason,
 			 size_t len)
 {
 	if (source == KPROFILE_SOURCE_TIME) {
-		kp_ptimer_get(st->set);
+		kp_stimer_get(st->set);
 		return 0;
 	}
 	/* Shared with profiles of its mode (kp_counter_mode()). */
@@ -316,7 +316,7 @@ static int kp_stream_arm(struct kp_stream *st, u32 source, char *reason,
 static void kp_stream_disarm(struct kp_stream *st, u32 source)
 {
 	if (source == KPROFILE_SOURCE_TIME)
-		kp_ptimer_put(st->set);
+		kp_stimer_put(st->set);
 	else
 		kp_pmu_disarm(st->set->pmu, source, kp_counter_mode(st->mode));
 }
@@ -363,7 +363,7 @@ int kp_stream_start(struct kp_stream *st, char *reason, size_t len)
 	set->streams.nr_started++;
 	st->started = true;
 	if (st->has_time)
-		kp_ptimer_update(set);	/* where its processes run now */
+		kp_stimer_update(set);	/* where its processes run now */
 	goto out;
 
 err_arm:

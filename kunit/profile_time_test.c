@@ -30,7 +30,7 @@ static unsigned int timers_running(struct kp_prof_fix *f)
 	unsigned int cpu, n = 0;
 
 	for_each_possible_cpu(cpu) {
-		struct kp_ptimer_cpu *tc = per_cpu_ptr(f->set.timers, cpu);
+		struct kp_stimer_cpu *tc = per_cpu_ptr(f->set.timers, cpu);
 
 		n += tc->running || hrtimer_active(&tc->timer);
 	}
@@ -108,7 +108,7 @@ static void kp_time_refcount(struct kunit *test)
 static void kp_time_interval_next_period(struct kunit *test)
 {
 	struct kp_prof_fix *f = kp_prof_fix_new(test);
-	struct kp_ptimer_cpu *tc = raw_cpu_ptr(f->set.timers);
+	struct kp_stimer_cpu *tc = raw_cpu_ptr(f->set.timers);
 	u32 old = KP_TEST_TIME_MAX, new;
 	enum hrtimer_restart ret;
 	s64 delta;
@@ -129,7 +129,7 @@ static void kp_time_interval_next_period(struct kunit *test)
 	hrtimer_set_expires(&tc->timer, t0);
 	/* As the hrtimer core calls it: hardirq, interrupts off. */
 	local_irq_disable();
-	ret = kp_ptimer_fn(&tc->timer);
+	ret = kp_stimer_fn(&tc->timer);
 	local_irq_enable();
 	KUNIT_EXPECT_EQ(test, ret, HRTIMER_RESTART);
 	delta = ktime_to_ns(ktime_sub(hrtimer_get_expires(&tc->timer), t0));
@@ -155,7 +155,7 @@ static void kp_time_period_carries_over(struct kunit *test)
 	struct kp_prof_fix *f = kp_prof_fix_new(test);
 	const ktime_t period = ns_to_ktime((s64)KP_TEST_TIME_MAX * 100);
 	ktime_t t_on, t_on1, t_out0, t_out1, t_in0, t_in1, kept, expires;
-	struct kp_ptimer_cpu *tc;
+	struct kp_stimer_cpu *tc;
 	unsigned long flags;
 	unsigned int try;
 	u64 fired;
@@ -172,21 +172,21 @@ static void kp_time_period_carries_over(struct kunit *test)
 		fired = tc->expiries;
 		local_irq_save(flags);
 		t_on = ktime_get();
-		kp_ptimer_switch_this_cpu(&f->set, true);
+		kp_stimer_switch_this_cpu(&f->set, true);
 		t_on1 = ktime_get();
 		local_irq_restore(flags);
 		while (ktime_before(ktime_get(), ktime_add_ms(t_on, 20)))
 			cpu_relax();
 		local_irq_save(flags);
 		t_out0 = ktime_get();
-		kp_ptimer_switch_this_cpu(&f->set, false);
+		kp_stimer_switch_this_cpu(&f->set, false);
 		t_out1 = ktime_get();
 		kept = tc->left;
 		t_in0 = ktime_get();
-		kp_ptimer_switch_this_cpu(&f->set, true);
+		kp_stimer_switch_this_cpu(&f->set, true);
 		t_in1 = ktime_get();
 		expires = hrtimer_get_expires(&tc->timer);
-		kp_ptimer_switch_this_cpu(&f->set, false);
+		kp_stimer_switch_this_cpu(&f->set, false);
 		tc->left = 0;
 		local_irq_restore(flags);
 		fired = tc->expiries - fired;

@@ -289,7 +289,7 @@ static void kp_sample_kernel_callchain(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, rd);
 	kp_str_start(f, st);
 	kp_str_start(f, two);
-	KUNIT_EXPECT_TRUE(test, kp_ptimer_wanted(&f->prof->set, current));
+	KUNIT_EXPECT_TRUE(test, kp_stimer_wanted(&f->prof->set, current));
 	KUNIT_EXPECT_TRUE(test, kp_stream_time_wanted(&f->prof->set, current));
 	KUNIT_EXPECT_FALSE(test, kp_stream_time_wanted(&f->prof->set,
 						       &init_task));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * profile_timer.c - ProfileTime: a pinned per-CPU hrtimer that runs on a
+ * sampler_timer.c - ProfileTime: a pinned per-CPU hrtimer that runs on a
  * CPU only while it can count something there.
  *
  * Each expiry samples the interrupted registers (get_irq_regs(), as
@@ -16,7 +16,7 @@
  * when such a task is switched in and cancels it when the next task is
  * not one; an expiry that finds its CPU running nothing to count stops
  * too.  After every change of the TIME snapshot each CPU re-decides
- * (kp_ptimer_update(), an IPI).  Without the sched_switch tracepoint the
+ * (kp_stimer_update(), an IPI).  Without the sched_switch tracepoint the
  * timers run on every CPU, as before.
  *
  * Locking: the set's @tlock protects @time_users; it is taken after
@@ -47,7 +47,7 @@
 #include "profile.h"
 
 /* ProfileTime's interval is in 100 ns units. */
-static ktime_t kp_ptimer_period(struct kp_sampler *set)
+static ktime_t kp_stimer_period(struct kp_sampler *set)
 {
 	u32 interval = kp_source_interval(set->sources, KPROFILE_SOURCE_TIME);
 
@@ -55,7 +55,7 @@ static ktime_t kp_ptimer_period(struct kp_sampler *set)
 }
 
 /**
- * kp_ptimer_wanted() - whether ProfileTime can count @task on this CPU.
+ * kp_stimer_wanted() - whether ProfileTime can count @task on this CPU.
  * @set:  the set.
  * @task: the task that runs (or is switched in) here.
  *
@@ -65,7 +65,7 @@ static ktime_t kp_ptimer_period(struct kp_sampler *set)
  * started, or a profile of @task's process (or a stream following it);
  * always true without the sched_switch probe.
  */
-bool kp_ptimer_wanted(struct kp_sampler *set, struct task_struct *task)
+bool kp_stimer_wanted(struct kp_sampler *set, struct task_struct *task)
 {
 	const struct kp_profile_index *idx;
 	bool ret;
@@ -79,13 +79,13 @@ bool kp_ptimer_wanted(struct kp_sampler *set, struct task_struct *task)
 	rcu_read_unlock();
 	return ret || kp_stream_time_wanted(set, task);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_wanted);
+EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_wanted);
 
 /**
- * kp_ptimer_fn() - a ProfileTime expiry: sample, then re-arm one period
+ * kp_stimer_fn() - a ProfileTime expiry: sample, then re-arm one period
  *	ahead with the interval as it is now, or stop when this CPU runs
  *	nothing ProfileTime counts.
- * @timer: a CPU's timer (struct kp_ptimer_cpu).
+ * @timer: a CPU's timer (struct kp_stimer_cpu).
  *
  * Context: hardirq (the hrtimer interrupt), where get_irq_regs() are the
  * interrupted registers; without them (a test calling this directly) the
@@ -93,9 +93,9 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_wanted);
  *
  * Return: HRTIMER_RESTART, or HRTIMER_NORESTART when stopping.
  */
-enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
+enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer)
 {
-	struct kp_ptimer_cpu *tc = container_of(timer, struct kp_ptimer_cpu,
+	struct kp_stimer_cpu *tc = container_of(timer, struct kp_stimer_cpu,
 						timer);
 	struct pt_regs *regs = get_irq_regs();
 	bool wanted;
@@ -108,16 +108,16 @@ enum hrtimer_restart kp_ptimer_fn(struct hrtimer *timer)
 			 !READ_ONCE(tc->set->time_hooked);
 	} else {
 		atomic64_inc(&tc->set->no_regs);
-		wanted = kp_ptimer_wanted(tc->set, current);
+		wanted = kp_stimer_wanted(tc->set, current);
 	}
 	if (!wanted) {
 		tc->running = false;
 		return HRTIMER_NORESTART;
 	}
-	hrtimer_forward_now(timer, kp_ptimer_period(tc->set));
+	hrtimer_forward_now(timer, kp_stimer_period(tc->set));
 	return HRTIMER_RESTART;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_fn);
+EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_fn);
 
 /*
  * This CPU's timer on or off; on the CPU, interrupts off.  A timer stopped
@@ -127,14 +127,14 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_fn);
  * period lost the part before each sleep (0.88 of the expected samples
  * at 1 kHz in make bench).
  */
-static void kp_ptimer_set_this_cpu(struct kp_sampler *set, bool on)
+static void kp_stimer_set_this_cpu(struct kp_sampler *set, bool on)
 {
-	struct kp_ptimer_cpu *tc = this_cpu_ptr(set->timers);
+	struct kp_stimer_cpu *tc = this_cpu_ptr(set->timers);
 	ktime_t period, left;
 
 	lockdep_assert_irqs_disabled();
 	if (on && !tc->running && !tc->offline) {
-		period = kp_ptimer_period(set);
+		period = kp_stimer_period(set);
 		left = tc->left;
 		tc->left = 0;
 		if (left <= 0 || left > period)
@@ -154,48 +154,48 @@ static void kp_ptimer_set_this_cpu(struct kp_sampler *set, bool on)
 }
 
 /**
- * kp_ptimer_switch_this_cpu() - what the sched_switch probe does to this
+ * kp_stimer_switch_this_cpu() - what the sched_switch probe does to this
  *	CPU's timer: start it (with what is left of the period) or stop it.
  * @set: the set.
  * @on:  start, or stop.
  *
  * For tests.  Context: on the CPU, interrupts off.
  */
-void kp_ptimer_switch_this_cpu(struct kp_sampler *set, bool on)
+void kp_stimer_switch_this_cpu(struct kp_sampler *set, bool on)
 {
-	kp_ptimer_set_this_cpu(set, on);
+	kp_stimer_set_this_cpu(set, on);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_switch_this_cpu);
+EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_switch_this_cpu);
 
 /* IPI: re-decide with the current task. */
-static void kp_ptimer_update_this_cpu(void *info)
+static void kp_stimer_update_this_cpu(void *info)
 {
 	struct kp_sampler *set = info;
 
-	bool on = READ_ONCE(set->time_users) && kp_ptimer_wanted(set, current);
+	bool on = READ_ONCE(set->time_users) && kp_stimer_wanted(set, current);
 
-	kp_ptimer_set_this_cpu(set, on);
+	kp_stimer_set_this_cpu(set, on);
 }
 
 /* IPI: stop this CPU's timer; a later start begins a whole period. */
-static void kp_ptimer_stop_this_cpu(void *info)
+static void kp_stimer_stop_this_cpu(void *info)
 {
 	struct kp_sampler *set = info;
 
-	kp_ptimer_set_this_cpu(set, false);
+	kp_stimer_set_this_cpu(set, false);
 	this_cpu_ptr(set->timers)->left = 0;
 }
 
-static KP_SCHED_SWITCH_PROBE(kp_ptimer_on_switch)
+static KP_SCHED_SWITCH_PROBE(kp_stimer_on_switch)
 {
 	struct kp_sampler *set = data;
 
 	if (!READ_ONCE(set->time_users))
 		return;
-	kp_ptimer_set_this_cpu(set, kp_ptimer_wanted(set, next));
+	kp_stimer_set_this_cpu(set, kp_stimer_wanted(set, next));
 }
 
-static void kp_ptimer_tp_match(struct tracepoint *tp, void *priv)
+static void kp_stimer_tp_match(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_switch"))
 		*(struct tracepoint **)priv = tp;
@@ -206,34 +206,34 @@ static void kp_ptimer_tp_match(struct tracepoint *tp, void *priv)
  * @lock only: registering takes tracepoints_mutex, then the CPU hotplug
  * lock (static calls), which is taken before @tlock.
  */
-static void kp_ptimer_hook(struct kp_sampler *set)
+static void kp_stimer_hook(struct kp_sampler *set)
 {
 	lockdep_assert_held(&set->lock);
 	if (!set->switch_tp ||
-	    tracepoint_probe_register(set->switch_tp, kp_ptimer_on_switch,
+	    tracepoint_probe_register(set->switch_tp, kp_stimer_on_switch,
 				      set))
 		return;	/* every CPU, as without the probe */
 	WRITE_ONCE(set->time_hooked, true);
 }
 
-/* The last ProfileTime stop: unhook; as kp_ptimer_hook().  Sleeps. */
-static void kp_ptimer_unhook(struct kp_sampler *set)
+/* The last ProfileTime stop: unhook; as kp_stimer_hook().  Sleeps. */
+static void kp_stimer_unhook(struct kp_sampler *set)
 {
 	lockdep_assert_held(&set->lock);
 	if (!set->time_hooked)
 		return;
-	tracepoint_probe_unregister(set->switch_tp, kp_ptimer_on_switch, set);
+	tracepoint_probe_unregister(set->switch_tp, kp_stimer_on_switch, set);
 	tracepoint_synchronize_unregister();
 	WRITE_ONCE(set->time_hooked, false);
 }
 
 /**
- * kp_ptimer_init() - set up a set's ProfileTime timers (not started).
+ * kp_stimer_init() - set up a set's ProfileTime timers (not started).
  * @set: the set; @set->sources is set.
  *
  * Return: 0 or -ENOMEM.
  */
-int kp_ptimer_init(struct kp_sampler *set)
+int kp_stimer_init(struct kp_sampler *set)
 {
 	unsigned int cpu;
 
@@ -241,20 +241,20 @@ int kp_ptimer_init(struct kp_sampler *set)
 	set->time_users = 0;
 	set->time_hooked = false;
 	set->switch_tp = NULL;
-	for_each_kernel_tracepoint(kp_ptimer_tp_match, &set->switch_tp);
+	for_each_kernel_tracepoint(kp_stimer_tp_match, &set->switch_tp);
 	atomic64_set(&set->no_regs, 0);
-	set->timers = alloc_percpu(struct kp_ptimer_cpu);
+	set->timers = alloc_percpu(struct kp_stimer_cpu);
 	if (!set->timers) {
 		mutex_destroy(&set->tlock);
 		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu) {
-		struct kp_ptimer_cpu *tc = per_cpu_ptr(set->timers, cpu);
+		struct kp_stimer_cpu *tc = per_cpu_ptr(set->timers, cpu);
 
 		tc->set = set;
 		tc->running = false;
 		tc->expiries = 0;
-		kp_compat_hrtimer_setup(&tc->timer, kp_ptimer_fn,
+		kp_compat_hrtimer_setup(&tc->timer, kp_stimer_fn,
 					CLOCK_MONOTONIC,
 					HRTIMER_MODE_REL_PINNED_HARD);
 	}
@@ -262,10 +262,10 @@ int kp_ptimer_init(struct kp_sampler *set)
 }
 
 /**
- * kp_ptimer_exit() - free a set's timers.
+ * kp_stimer_exit() - free a set's timers.
  * @set: the set; no ProfileTime profile is started.
  */
-void kp_ptimer_exit(struct kp_sampler *set)
+void kp_stimer_exit(struct kp_sampler *set)
 {
 	WARN_ON_ONCE(set->time_users);
 	free_percpu(set->timers);
@@ -274,14 +274,14 @@ void kp_ptimer_exit(struct kp_sampler *set)
 }
 
 /**
- * kp_ptimer_get() - one more started ProfileTime profile; the first
- *	hooks context switches (the timers start with kp_ptimer_update()).
+ * kp_stimer_get() - one more started ProfileTime profile; the first
+ *	hooks context switches (the timers start with kp_stimer_update()).
  * @set: the set.
  *
  * Context: process; the set's @lock held; takes cpus_read_lock() and
  * @set->tlock.
  */
-void kp_ptimer_get(struct kp_sampler *set)
+void kp_stimer_get(struct kp_sampler *set)
 {
 	bool first;
 
@@ -292,37 +292,37 @@ void kp_ptimer_get(struct kp_sampler *set)
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 	if (first)
-		kp_ptimer_hook(set);
+		kp_stimer_hook(set);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_get);
+EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_get);
 
 /**
- * kp_ptimer_update() - every online CPU re-decides whether its timer
+ * kp_stimer_update() - every online CPU re-decides whether its timer
  *	runs: after the TIME index snapshot changed.
  * @set: the set.
  *
  * Context: process; takes cpus_read_lock() and @set->tlock.
  */
-void kp_ptimer_update(struct kp_sampler *set)
+void kp_stimer_update(struct kp_sampler *set)
 {
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
 	if (set->time_users)
-		on_each_cpu(kp_ptimer_update_this_cpu, set, 1);
+		on_each_cpu(kp_stimer_update_this_cpu, set, 1);
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_update);
+EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_update);
 
 /**
- * kp_ptimer_put() - one started ProfileTime profile fewer; the last
+ * kp_stimer_put() - one started ProfileTime profile fewer; the last
  *	unhooks context switches and stops the timer everywhere.
  * @set: the set.
  *
  * On return from the last put no timer of @set runs or will run.
  * Context: process; the set's @lock held; sleeps.
  */
-void kp_ptimer_put(struct kp_sampler *set)
+void kp_stimer_put(struct kp_sampler *set)
 {
 	bool last;
 
@@ -334,42 +334,42 @@ void kp_ptimer_put(struct kp_sampler *set)
 	cpus_read_unlock();
 	if (!last)
 		return;
-	kp_ptimer_unhook(set);	/* the probe starts no timer now */
+	kp_stimer_unhook(set);	/* the probe starts no timer now */
 	cpus_read_lock();
 	mutex_lock(&set->tlock);
 	if (!set->time_users)
-		on_each_cpu(kp_ptimer_stop_this_cpu, set, 1);
+		on_each_cpu(kp_stimer_stop_this_cpu, set, 1);
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ptimer_put);
+EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_put);
 
 /**
- * kp_ptimer_cpu_online() - CPU hotplug: start this CPU's timer if
+ * kp_stimer_cpu_online() - CPU hotplug: start this CPU's timer if
  *	ProfileTime counts what runs here.
  * @set: the set.
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
  */
-void kp_ptimer_cpu_online(struct kp_sampler *set)
+void kp_stimer_cpu_online(struct kp_sampler *set)
 {
 	mutex_lock(&set->tlock);
 	local_irq_disable();
 	this_cpu_ptr(set->timers)->offline = false;
-	kp_ptimer_update_this_cpu(set);
+	kp_stimer_update_this_cpu(set);
 	local_irq_enable();
 	mutex_unlock(&set->tlock);
 }
 
 /**
- * kp_ptimer_cpu_offline() - CPU hotplug: stop this CPU's timer.
+ * kp_stimer_cpu_offline() - CPU hotplug: stop this CPU's timer.
  * @set: the set.
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
  */
-void kp_ptimer_cpu_offline(struct kp_sampler *set)
+void kp_stimer_cpu_offline(struct kp_sampler *set)
 {
-	struct kp_ptimer_cpu *tc;
+	struct kp_stimer_cpu *tc;
 
 	mutex_lock(&set->tlock);
 	tc = raw_cpu_ptr(set->timers);
