@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * locking.h - the module's whole lock order, and what runs in which
- * context.  The rules for each piece of data stay next to it (profile.h,
- * stream.h, pmu.h, thread.h, profile_index.c, sampler_timer.c,
+ * context.  The rules for each piece of data stay next to it (sampler.h,
+ * profile.h, stream.h, pmu.h, thread.h, profile_index.c, sampler_timer.c,
  * thread_reserve.c, nmi.c); this page puts them on one screen, so that
  * "may I take X while holding Y?" has one answer.  lockdep checks it in
  * the debug kernel (testing/debugvm, kunit-debug).
@@ -14,8 +14,8 @@
  * other direction.
  *
  *   stream->op_lock            (mutex; a stream's START, STOP, release)
- *     set->lock                (mutex; every start and stop of a profile
- *                               set's profiles and streams)
+ *     set->lock                (mutex; every start and stop of a
+ *                               sampler's profiles and streams)
  *       tracepoint code's mutexes  (tracepoint_probe_(un)register(): the
  *                               ProfileTime sched_switch probe, the
  *                               stream's fork/exec/exit probes, the exec
@@ -41,7 +41,7 @@
  *   kp_api_lock                (mutex; writers of the exported overflow
  *                               handler list, nmi.c; a leaf)
  *
- * The CPU hotplug callbacks (pmu_cpu.c, profile.c's ProfileTime state)
+ * The CPU hotplug callbacks (pmu_cpu.c, sampler.c's ProfileTime state)
  * run with the hotplug lock held, as if under cpus_read_lock(): they take
  * pmu->lock or set->tlock, never set->lock.
  *
@@ -53,10 +53,10 @@
  *   NMI (a counter's overflow, the PMI)
  *     nmi.c kp_nmi_handler() -> the interface's check_overflow and
  *     set_interval (pmu_emon.c, pmu_amd64.c) -> the overflow consumers:
- *     the profile set's (profile_hit.c kp_profile_sample_regs(): the hit
- *     path, then stream_sample.c: the sample streams' rings, stream_ring.c,
- *     and their register and stack copies, stream_regs.c's
- *     copy_from_user_nmi()) and the exported handlers
+ *     the sampler's (sampler.c kp_sampler_sample(): the profiles' hit
+ *     path, profile_hit.c, then stream_sample.c: the sample streams'
+ *     rings, stream_ring.c, and their register and stack copies,
+ *     stream_regs.c's copy_from_user_nmi()) and the exported handlers
  *     (kprofile_register_overflow_handler()).  No locks, no allocation,
  *     no sleeping; per-CPU data, atomics, RCU-published snapshots;
  *     NOKPROBE_SYMBOL on the way.

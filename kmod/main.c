@@ -10,7 +10,7 @@
 #include "access.h"
 #include "compat.h"
 #include "kprofile.h"
-#include "profile.h"
+#include "sampler.h"
 
 /* The machine-wide instance; see kprofile.h for its rules. */
 struct kp_device kp_dev;
@@ -38,12 +38,12 @@ static int __init kp_init(void)
 	if (ret)
 		goto err_access;
 	kp_threads_init(&dev->threads, &dev->pmu);
-	ret = kp_profile_init(dev);
+	ret = kp_sampler_module_init(dev);
 	if (ret)
 		goto err_pmu;
 	ret = kp_device_register();
 	if (ret)
-		goto err_profile;
+		goto err_sampler;
 
 	if (dev->desc.iface == KPROFILE_INTERFACE_NONE)
 		pr_info(KP_NAME ": profile interface None: %s\n",
@@ -54,8 +54,8 @@ static int __init kp_init(void)
 			dev->desc.counter_width);
 	return 0;
 
-err_profile:
-	kp_profile_exit(dev);
+err_sampler:
+	kp_sampler_module_exit(dev);
 err_pmu:
 	kp_threads_exit(&dev->threads);
 	kp_pmu_exit(dev);
@@ -68,7 +68,7 @@ err:
 static void __exit kp_exit(void)
 {
 	kp_device_unregister();
-	kp_profile_exit(&kp_dev);
+	kp_sampler_module_exit(&kp_dev);
 	kp_threads_exit(&kp_dev.threads);
 	kp_pmu_exit(&kp_dev);
 	kp_access_exit();

@@ -6,7 +6,7 @@
  *
  * A profile is created stopped.  Start pins the caller's buffer, makes it
  * visible to the hit path, and arms the source: ProfileTime takes a
- * reference on the set's per-CPU timers, a counter source one arm of the
+ * reference on the sampler's per-CPU timers, a counter source one arm of the
  * hardware layer (kp_pmu_arm(), refcounted there), so the first started
  * profile of a source arms it and the last to stop disarms it.  Stop
  * undoes that in reverse; the counts stay in the caller's buffer.  Closing
@@ -14,7 +14,6 @@
  */
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
-#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/file.h>
@@ -34,80 +33,9 @@
 #include "kprofile.h"
 #include "profile.h"
 
-/* The module's profiles, over kp_dev's hardware layer. */
-static struct kp_sampler kp_profiles;
-
-static void kp_profile_overflow(struct kp_overflow_consumer *c, u32 source,
-				struct pt_regs *regs)
-{
-	struct kp_sampler *set = container_of(c, struct kp_sampler, consumer);
-
-	kp_profile_sample_regs(set, source, regs);
-}
-
-/**
- * kp_profile_set_init() - set up the profiles of one machine.
- * @set:     the set.
- * @sources: the source model; must outlive @set.
- * @pmu:     the hardware layer; must outlive @set.  The set becomes one
- *	     of its overflow consumers.
- *
- * Return: 0 or -ENOMEM.
- */
-int kp_profile_set_init(struct kp_sampler *set,
-			const struct kp_sources *sources, struct kp_pmu *pmu)
-{
-	unsigned int i;
-	int ret;
-
-	memset(set, 0, sizeof(*set));
-	set->sources = sources;
-	set->pmu = pmu;
-	mutex_init(&set->lock);
-	for (i = 0; i < KP_SOURCE_LIMIT; i++)
-		INIT_LIST_HEAD(&set->started[i]);
-	set->release = alloc_workqueue("kprofile_release", WQ_UNBOUND, 0);
-	if (!set->release) {
-		ret = -ENOMEM;
-		goto err_lock;
-	}
-	ret = kp_stimer_init(set);
-	if (ret)
-		goto err_wq;
-	kp_stream_set_init(set);
-	set->consumer.overflow = kp_profile_overflow;
-	kp_pmu_add_consumer(pmu, &set->consumer);
-	return 0;
-
-err_wq:
-	destroy_workqueue(set->release);
-err_lock:
-	mutex_destroy(&set->lock);
-	return ret;
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_init);
-
-/**
- * kp_profile_set_exit() - take a set down.
- * @set: a set with no profile or stream left.
- *
- * Waits for the buffer releases stop deferred (profile.h).
- * Context: process; sleeps (an RCU grace period).
- */
-void kp_profile_set_exit(struct kp_sampler *set)
-{
-	kp_stream_set_exit(set);
-	kp_pmu_remove_consumer(set->pmu, &set->consumer);
-	rcu_barrier();	/* queue_rcu_work()'s callbacks have queued */
-	destroy_workqueue(set->release);	/* and the works have run */
-	kp_stimer_exit(set);
-	mutex_destroy(&set->lock);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_set_exit);
-
 /**
  * kp_profile_new() - a stopped profile of a validated request.
- * @set:  the set it belongs to.
+ * @set:  the sampler it belongs to.
  * @req:  a request kp_profile_check() accepted.
  * @tgid: the target's thread-group pid, or NULL (system-wide); the
  *	  profile takes over this reference.
@@ -242,7 +170,7 @@ static void kp_profile_disarm(struct kp_profile *p)
  *
  * The source is armed, then the buffer published to the hit path and the
  * profile linked on its source's list.
- * Context: process; takes the set's lock.
+ * Context: process; takes the sampler's lock.
  *
  * Return: 0; -EBUSY if @p is started; -ENOMEM; an error of kp_pmu_arm()
  * (-EBUSY when no counter is free, -EOPNOTSUPP, -EINVAL).
@@ -370,7 +298,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start);
  * the buffer is unpinned by a work item after an RCU grace period, so
  * stopping many profiles costs no grace period each.  The counts stay in
  * the caller's buffer (they may still grow by an interrupt in flight).
- * Context: process; sleeps (the set's lock, the timer's cancel).
+ * Context: process; sleeps (the sampler's lock, the timer's cancel).
  *
  * Return: 0, or -EALREADY when @p is not started.
  */
@@ -593,7 +521,7 @@ long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
 	ret = kp_profile_check_access(&req, &tgid);
 	if (ret)
 		goto out_cpus;
-	p = kp_profile_new(&kp_profiles, &req, tgid, cpus);
+	p = kp_profile_new(kp_sampler_module(), &req, tgid, cpus);
 	if (!p) {
 		ret = -ENOMEM;
 		goto out_cpus;
@@ -606,71 +534,4 @@ long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
 out_cpus:
 	free_cpumask_var(cpus);
 	return ret;
-}
-
-/**
- * kp_profile_module_set() - the module's profile set, where the streams
- *	of /dev/kprofile live too.
- *
- * Return: the set.
- */
-struct kp_sampler *kp_profile_module_set(void)
-{
-	return &kp_profiles;
-}
-
-static enum cpuhp_state kp_profile_hp_state;
-
-static int kp_profile_cpu_online(unsigned int cpu)
-{
-	kp_stimer_cpu_online(&kp_profiles);
-	return 0;
-}
-
-static int kp_profile_cpu_offline(unsigned int cpu)
-{
-	kp_stimer_cpu_offline(&kp_profiles);
-	return 0;
-}
-
-/**
- * kp_profile_init() - set up the module's profiles.
- * @dev: the device; its hardware layer is up (kp_pmu_init()).
- *
- * Return: 0 or a negative errno; on failure nothing is left registered.
- */
-int kp_profile_init(struct kp_device *dev)
-{
-	int ret;
-
-	ret = kp_profile_set_init(&kp_profiles, &dev->sources, &dev->pmu);
-	if (ret)
-		return ret;
-	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "kprofile/time:online",
-				kp_profile_cpu_online, kp_profile_cpu_offline);
-	if (ret < 0)
-		goto err_set;
-	kp_profile_hp_state = ret;
-	ret = kp_profile_exec_init(&kp_profiles);
-	if (ret)
-		goto err_hp;
-	return 0;
-
-err_hp:
-	cpuhp_remove_state(kp_profile_hp_state);
-err_set:
-	kp_profile_set_exit(&kp_profiles);
-	return ret;
-}
-
-/**
- * kp_profile_exit() - take the module's profiles down.
- * @dev: the device; no profile fd is open (each holds a module
- *	 reference).
- */
-void kp_profile_exit(struct kp_device *dev)
-{
-	kp_profile_exec_exit(&kp_profiles);
-	cpuhp_remove_state(kp_profile_hp_state);
-	kp_profile_set_exit(&kp_profiles);
 }

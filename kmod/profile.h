@@ -13,21 +13,17 @@
  * profile_hit.c   the hit path: which started profiles an interrupt hits.
  * profile_index.c the started profiles of a source, indexed by process.
  * profile_exec.c  a set-user-ID exec stops the profiles of the process.
- * sampler_timer.c ProfileTime: a per-CPU hrtimer, where a profiled task runs.
  *
  * Object model and locking
  * ------------------------
- * A struct kp_sampler is the profiles of one machine: the module has
- * one over kp_dev's hardware layer, a KUnit suite builds its own over a
- * fake one.  @lock (a mutex) serialises every start and stop of the set's
+ * Profiles are one of the two consumers of a struct kp_sampler (sampler.h;
+ * the other is sample streams, stream.h), which feeds them every
+ * interrupt of a source (kp_sampler_sample() calls kp_profile_hit()).
+ * The sampler's @lock (a mutex) serialises every start and stop of its
  * profiles: it protects each profile's @started, @buf (writers) and
- * @node, the lists @started, the snapshots @index (writers), and the
- * ProfileTime user count.  Lock order:
- * set->lock, then cpus_read_lock(), then the timer's @tlock or the
- * hardware layer's lock (kprofile.h's "profile's lock, then the hardware
- * layer's"); set->lock, then the tracepoint code's mutexes (ProfileTime's
- * sched_switch probe is registered outside cpus_read_lock() and @tlock).
- * The whole module's order is in locking.h.
+ * @node, the sampler's lists @started and snapshots @index (writers),
+ * and the ProfileTime user count.  The lock order after it is the
+ * sampler's (sampler.h); the whole module's is in locking.h.
  *
  * The hit path (NMI and hrtimer context) takes no lock and allocates
  * nothing: it reads the source's RCU-published index snapshot
@@ -47,7 +43,6 @@
 
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
-#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
@@ -59,16 +54,14 @@
 #include <uapi/linux/kprofile.h>
 
 #include "pmu.h"
+#include "sampler.h"
 #include "sources.h"
-#include "stream.h"
 
 struct kp_device;
 struct mm_struct;
 struct page;
 struct pid;
-struct pt_regs;
 struct task_struct;
-struct tracepoint;
 
 /* Smallest and largest bucket, as log2 of bytes (NtCreateProfile). */
 #define KP_BUCKET_SHIFT_MIN	2
@@ -154,70 +147,8 @@ struct kp_profile_stat {
 };
 
 /**
- * struct kp_stimer_cpu - ProfileTime on one CPU.
- * @timer:    the pinned hrtimer.
- * @set:      its profile set.
- * @running:  @timer is started.
- * @offline:  the CPU is going or gone offline: @timer is not started.
- * @expiries: expiries of @timer on this CPU since the set was made (a
- *	      debug count: which CPUs ProfileTime interrupted).
- * @left:     what was left of the period when a switch stopped @timer; the
- *	      next start runs only that, so profiled run time between
- *	      switches adds up to whole periods (0: start a whole period).
- *
- * Written only on the CPU itself with interrupts off (sampler_timer.c).
- */
-struct kp_stimer_cpu {
-	struct hrtimer timer;
-	struct kp_sampler *set;
-	bool running;
-	bool offline;
-	u64 expiries;
-	ktime_t left;
-};
-
-/**
- * struct kp_sampler - the profiles of one machine.
- * @sources:  the source model (intervals read lock-free).
- * @pmu:      the hardware layer counter sources are armed on.
- * @lock:     serialises start and stop; see the file comment.
- * @started:  started profiles, per source, in the order of their @tgid
- *	      pointers, system-wide first (only under @lock).
- * @index:    the hit path's snapshot of @started, per source (RCU;
- *	      replaced under @lock).
- * @release:  runs the deferred buffer releases of stop.
- * @consumer: receives the hardware layer's overflows (NMI).
- * @tlock:    protects @time_users; taken after cpus_read_lock(), as the
- *	      CPU hotplug callbacks run.
- * @time_users: started ProfileTime profiles; the timers run while > 0.
- * @time_hooked: the sched_switch probe is registered: the timers run
- *	      only where ProfileTime counts the current task (written
- *	      under @lock).
- * @switch_tp: the sched_switch tracepoint, or NULL.
- * @timers:   per-CPU ProfileTime timers.
- * @no_regs:  timer expiries without interrupted registers (not counted).
- * @streams:  the set's sample streams (stream.h).
- */
-struct kp_sampler {
-	const struct kp_sources *sources;
-	struct kp_pmu *pmu;
-	struct mutex lock;	/* start and stop; see above */
-	struct list_head started[KP_SOURCE_LIMIT];
-	struct kp_profile_index __rcu *index[KP_SOURCE_LIMIT];
-	struct workqueue_struct *release;
-	struct kp_overflow_consumer consumer;
-	struct mutex tlock;	/* @time_users */
-	unsigned int time_users;
-	bool time_hooked;
-	struct tracepoint *switch_tp;
-	struct kp_stimer_cpu __percpu *timers;
-	atomic64_t no_regs;
-	struct kp_stream_set streams;
-};
-
-/**
  * struct kp_profile - one profile object.
- * @set:	 its set.
+ * @set:	 the sampler it belongs to.
  * @source:	 the KPROFILE_SOURCE.
  * @target:	 enum kprofile_target.
  * @mode:	 enum kprofile_mode; TABLE counts both modes.
@@ -241,8 +172,8 @@ struct kp_sampler {
  * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
  *		 for a profile a test creates.
  * @refs:	 the fd's reference, plus one per buffer release pending.
- * @started:	 between start and stop; protected by the set's @lock.
- * @node:	 on the set's @started[@source] list while started.
+ * @started:	 between start and stop; protected by the sampler's @lock.
+ * @node:	 on the sampler's @started[@source] list while started.
  * @buf:	 the pinned buffer while started (RCU; written under @lock).
  * @buf_lost:	 the buffer's mapping changed since the last start: counts
  *		 would be invisible (profile_buf.c); set by the watch, read
@@ -283,93 +214,6 @@ struct kp_profile {
 	struct kp_profile_stat __percpu *stat;
 };
 
-/**
- * struct kp_sample - one interrupt, as the hit path sees it.
- * @source: the source that fired.
- * @cpu:    the CPU it fired on.
- * @tgid:   the interrupted task's thread-group pid (task_tgid()).
- * @ip:     the interrupted instruction pointer.
- * @user:   the interrupted context was user mode.
- * @dumpable: the task is dumpable (kp_task_dumpable()).
- * @mm:     its address space (compared only), NULL for a kernel thread.
- * @counter_mode: 1 + the mode the overflowing counter counts in
- *	    (kp_pmu_delivering()), or 0 (a timer, a test): profiles and
- *	    streams of another counter mode do not take it.
- */
-struct kp_sample {
-	u32 source;
-	unsigned int cpu;
-	const struct pid *tgid;
-	const struct mm_struct *mm;
-	unsigned long ip;
-	bool user;
-	bool dumpable;
-	u8 counter_mode;
-};
-
-/**
- * kp_counter_mode() - the mode a counter source is armed in for a profile
- *	or stream of privilege mode @mode.
- * @mode: enum kprofile_mode.
- *
- * One mode counts only in that mode, as perf's :u and :k: its sampling
- * period is spent in that mode alone (counting both, the period also
- * spans the other mode, and a user profile's hits come too often by the
- * kernel's share, the PMI handler's own instructions among them).  Both,
- * and the table's, share the table's counter.
- *
- * Return: KPROFILE_MODE_USER, KPROFILE_MODE_KERNEL or KPROFILE_MODE_TABLE.
- */
-static inline enum kprofile_mode kp_counter_mode(enum kprofile_mode mode)
-{
-	if (mode == KPROFILE_MODE_USER || mode == KPROFILE_MODE_KERNEL)
-		return mode;
-	return KPROFILE_MODE_TABLE;
-}
-
-/**
- * kp_other_counter() - @s is the overflow of a counter that a profile or
- *	stream of mode @mode did not arm (the same source in another mode).
- * @s:    the interrupt.
- * @mode: the profile's or stream's enum kprofile_mode.
- *
- * Context: any, NMI included.
- *
- * Return: true when it must not be counted there.
- */
-static inline bool kp_other_counter(const struct kp_sample *s,
-				    enum kprofile_mode mode)
-{
-	return s->counter_mode &&
-	       s->counter_mode != 1 + kp_counter_mode(mode);
-}
-
-/**
- * kp_mode_counts() - whether an interrupt in user (@user) or kernel mode
- *	counts for a profile or stream of privilege mode @mode.
- * @mode: enum kprofile_mode; TABLE and BOTH count both.
- * @user: the interrupted context was user mode.
- *
- * Context: any, NMI included.
- *
- * Return: true when it counts.
- */
-static inline bool kp_mode_counts(enum kprofile_mode mode, bool user)
-{
-	switch (mode) {
-	case KPROFILE_MODE_USER:
-		return user;
-	case KPROFILE_MODE_KERNEL:
-		return !user;
-	default:
-		return true;
-	}
-}
-
-/* profile.c */
-int kp_profile_set_init(struct kp_sampler *set,
-			const struct kp_sources *sources, struct kp_pmu *pmu);
-void kp_profile_set_exit(struct kp_sampler *set);
 struct kp_profile *kp_profile_new(struct kp_sampler *set,
 				  const struct kprofile_create_profile *req,
 				  struct pid *tgid, const struct cpumask *cpus);
@@ -384,9 +228,6 @@ void kp_profile_get_stats_ex(struct kp_profile *p,
 			     struct kprofile_profile_stats_ex *st);
 bool kp_profile_buf_lost(struct kp_profile *p);
 long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp);
-int kp_profile_init(struct kp_device *dev);
-void kp_profile_exit(struct kp_device *dev);
-struct kp_sampler *kp_profile_module_set(void);
 
 /* profile_check.c */
 int kp_profile_check(const struct kp_sources *sources,
@@ -416,24 +257,11 @@ void kp_profile_index_remove(struct kp_sampler *set, struct kp_profile *p);
 
 /* profile_hit.c */
 bool kp_profile_hit(struct kp_sampler *set, const struct kp_sample *s);
-bool kp_profile_sample_regs(struct kp_sampler *set, u32 source,
-			    struct pt_regs *regs);
+bool kp_profile_time_wanted(struct kp_sampler *set, struct task_struct *task);
 
 /* profile_exec.c */
 int kp_profile_exec_init(struct kp_sampler *set);
 void kp_profile_exec_exit(struct kp_sampler *set);
 void kp_profile_exec(struct kp_sampler *set, struct task_struct *task);
-
-/* sampler_timer.c */
-int kp_stimer_init(struct kp_sampler *set);
-void kp_stimer_exit(struct kp_sampler *set);
-void kp_stimer_get(struct kp_sampler *set);
-void kp_stimer_put(struct kp_sampler *set);
-void kp_stimer_update(struct kp_sampler *set);
-bool kp_stimer_wanted(struct kp_sampler *set, struct task_struct *task);
-void kp_stimer_cpu_online(struct kp_sampler *set);
-void kp_stimer_cpu_offline(struct kp_sampler *set);
-enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer);
-void kp_stimer_switch_this_cpu(struct kp_sampler *set, bool on);
 
 #endif /* _KPROFILE_PROFILE_H */

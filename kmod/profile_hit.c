@@ -135,36 +135,26 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_hit);
 NOKPROBE_SYMBOL(kp_profile_hit);
 
 /**
- * kp_profile_sample_regs() - count an interrupt of @source on this CPU,
- *	taken with registers @regs, in the current task.
- * @set:    the profiles.
- * @source: the source that fired.
- * @regs:   the interrupted registers: the ip and, from the code segment,
- *	    the mode (as perf's sampling takes them).
+ * kp_profile_time_wanted() - whether a started ProfileTime profile counts
+ *	@task's process.
+ * @set:  the sampler.
+ * @task: the task that runs (or is switched in) here.
  *
- * The interrupt also goes to the set's sample streams (stream_sample.c).
- * Context: NMI or hardirq, on the CPU that was interrupted.
+ * Context: any, interrupts off included; no locks.
  *
- * Return: as kp_profile_hit(), or a started stream of the source samples
- * the interrupted process (kp_stream_sample()).
+ * Return: true when a started ProfileTime profile is system-wide or of
+ * @task's process.
  */
-bool kp_profile_sample_regs(struct kp_sampler *set, u32 source,
-			    struct pt_regs *regs)
+bool kp_profile_time_wanted(struct kp_sampler *set, struct task_struct *task)
 {
-	struct kp_sample s = {
-		.source = source,
-		.cpu = smp_processor_id(),
-		.tgid = task_tgid(current),
-		.mm = current->mm,
-		.ip = instruction_pointer(regs),
-		.user = user_mode(regs),
-		.dumpable = kp_task_dumpable(current),
-		.counter_mode = source == KPROFILE_SOURCE_TIME ? 0 :
-				kp_pmu_delivering(set->pmu),
-	};
-	bool any = kp_profile_hit(set, &s);
+	const struct kp_profile_index *idx;
+	bool ret;
 
-	return kp_stream_sample(set, &s, regs) || any;
+	rcu_read_lock();
+	idx = rcu_dereference(set->index[KPROFILE_SOURCE_TIME]);
+	ret = idx && (idx->nr_system ||
+		      kp_profile_index_find(idx, task_tgid(task)));
+	rcu_read_unlock();
+	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_sample_regs);
-NOKPROBE_SYMBOL(kp_profile_sample_regs);
+EXPORT_SYMBOL_IF_KP_TEST(kp_profile_time_wanted);

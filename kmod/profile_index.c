@@ -12,7 +12,7 @@
  * profiles of other processes cost nothing, however many are started.
  *
  * Locking: a snapshot is written only before it is published
- * (rcu_assign_pointer() under the set's @lock) and never after; readers
+ * (rcu_assign_pointer() under the sampler's @lock) and never after; readers
  * (the hit path in NMI and hardirq context, the exec hook) use
  * rcu_dereference() under rcu_read_lock() or in NMI context, and take no
  * lock.  A replaced snapshot is freed after a grace period (kvfree_rcu()).
@@ -28,10 +28,10 @@
  * kp_profile_index_link() - put a profile on its source's @started list,
  *	which stays in the order of the @tgid pointers (NULL, system-wide,
  *	first), so a snapshot is a copy of the list: O(n) per start.
- * @set: the set.
+ * @set: the sampler.
  * @p:   a profile not on the list.
  *
- * Context: the set's @lock held.
+ * Context: the sampler's @lock held.
  */
 void kp_profile_index_link(struct kp_sampler *set, struct kp_profile *p)
 {
@@ -107,14 +107,14 @@ NOKPROBE_SYMBOL(kp_profile_index_find);
 
 /**
  * kp_profile_index_rebuild() - publish a new snapshot of the started
- *	profiles of @source (the set's @started list).
- * @set:    the set.
+ *	profiles of @source (the sampler's @started list).
+ * @set:    the sampler.
  * @source: the source.
  * @gfp:    allocation flags.
  *
  * The old snapshot is freed after a grace period.  With no profile
  * started, the snapshot is NULL.
- * Context: process; the set's @lock held.
+ * Context: process; the sampler's @lock held.
  *
  * Return: 0, or -ENOMEM (the old snapshot stays published).
  */
@@ -148,14 +148,14 @@ int kp_profile_index_rebuild(struct kp_sampler *set, u32 source, gfp_t gfp)
 /**
  * kp_profile_index_remove() - unpublish @p from its source's snapshot,
  *	without failing.
- * @set: the set.
+ * @set: the sampler.
  * @p:   a started profile, already off the @started list.
  *
  * A new snapshot is published; if it cannot be allocated, the old one is
  * unpublished, a grace period waited for, and the old one compacted in
  * place and published again (interrupts of the source in that window
  * are not counted).
- * Context: process; the set's @lock held; may sleep.
+ * Context: process; the sampler's @lock held; may sleep.
  */
 void kp_profile_index_remove(struct kp_sampler *set, struct kp_profile *p)
 {

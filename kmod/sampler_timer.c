@@ -1,34 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sampler_timer.c - ProfileTime: a pinned per-CPU hrtimer that runs on a
- * CPU only while it can count something there.
+ * sampler_timer.c - ProfileTime, the sampler's timer source: a pinned
+ * per-CPU hrtimer that runs on a CPU only while it can count something
+ * there.
  *
  * Each expiry samples the interrupted registers (get_irq_regs(), as
- * perf's cpu-clock event does) into the hit path, then re-arms the timer
- * with the source's interval as it is now, in 100 ns units: an interval
- * change (KPROFILE_IOC_SET_INTERVAL) applies from the next period.
+ * perf's cpu-clock event does) into the sampler (kp_sampler_sample(): the
+ * profiles' hit path and the streams' sample path), then re-arms the
+ * timer with the source's interval as it is now, in 100 ns units: an
+ * interval change (KPROFILE_IOC_SET_INTERVAL) applies from the next
+ * period.
  *
- * Where it runs: while a system-wide ProfileTime profile is started, on
- * every online CPU; otherwise only on a CPU whose current task's process
- * has a started ProfileTime profile (the TIME index snapshot,
- * profile_index.c), as perf's per-task cpu-clock.  A sched_switch probe,
- * registered while any ProfileTime profile is started, starts the timer
- * when such a task is switched in and cancels it when the next task is
- * not one; an expiry that finds its CPU running nothing to count stops
- * too.  After every change of the TIME snapshot each CPU re-decides
- * (kp_stimer_update(), an IPI).  Without the sched_switch tracepoint the
- * timers run on every CPU, as before.
+ * Where it runs: while a system-wide ProfileTime profile or stream is
+ * started, on every online CPU; otherwise only on a CPU whose current
+ * task's process has a started ProfileTime profile (the TIME index
+ * snapshot, profile_index.c) or is followed by a started ProfileTime
+ * stream, as perf's per-task cpu-clock: the timer asks both consumers
+ * (kp_profile_time_wanted(), kp_stream_time_wanted()).  A sched_switch
+ * probe, registered while any ProfileTime profile or stream is started,
+ * starts the timer when such a task is switched in and cancels it when
+ * the next task is not one; an expiry that finds its CPU running nothing
+ * to count stops too.  After every change of the TIME snapshot each CPU
+ * re-decides (kp_stimer_update(), an IPI).  Without the sched_switch
+ * tracepoint the timers run on every CPU, as before.
  *
- * Locking: the set's @tlock protects @time_users; it is taken after
+ * Locking: the sampler's @tlock protects @time_users; it is taken after
  * cpus_read_lock() (start, stop) or inside the CPU hotplug callbacks,
  * which hold the hotplug lock, so the set of CPUs cannot change under it.
  * The probe is registered and unregistered (@time_hooked written) under
- * the set's @lock alone, which start and stop hold: the tracepoint code
- * takes the hotplug lock inside its own mutex.  A CPU's @running and its timer are
- * touched only on that CPU with interrupts off (the expiry, the
- * sched_switch probe, IPIs of on_each_cpu(), the hotplug callbacks with
- * interrupts disabled), so they need no lock; the expiry and the probe
- * take none and allocate nothing.
+ * the sampler's @lock alone, which start and stop hold: the tracepoint
+ * code takes the hotplug lock inside its own mutex.  A CPU's @running and
+ * its timer are touched only on that CPU with interrupts off (the expiry,
+ * the sched_switch probe, IPIs of on_each_cpu(), the hotplug callbacks
+ * with interrupts disabled), so they need no lock; the expiry and the
+ * probe take none and allocate nothing.
  */
 #include <linux/cpu.h>
 #include <linux/hrtimer.h>
@@ -45,6 +50,8 @@
 #include "compat.h"
 #include "kprofile.h"
 #include "profile.h"
+#include "sampler.h"
+#include "stream.h"
 
 /* ProfileTime's interval is in 100 ns units. */
 static ktime_t kp_stimer_period(struct kp_sampler *set)
@@ -56,7 +63,7 @@ static ktime_t kp_stimer_period(struct kp_sampler *set)
 
 /**
  * kp_stimer_wanted() - whether ProfileTime can count @task on this CPU.
- * @set:  the set.
+ * @set:  the sampler.
  * @task: the task that runs (or is switched in) here.
  *
  * Context: any, interrupts off included; no locks.
@@ -67,17 +74,10 @@ static ktime_t kp_stimer_period(struct kp_sampler *set)
  */
 bool kp_stimer_wanted(struct kp_sampler *set, struct task_struct *task)
 {
-	const struct kp_profile_index *idx;
-	bool ret;
-
 	if (!READ_ONCE(set->time_hooked))
 		return true;
-	rcu_read_lock();
-	idx = rcu_dereference(set->index[KPROFILE_SOURCE_TIME]);
-	ret = idx && (idx->nr_system ||
-		      kp_profile_index_find(idx, task_tgid(task)));
-	rcu_read_unlock();
-	return ret || kp_stream_time_wanted(set, task);
+	return kp_profile_time_wanted(set, task) ||
+	       kp_stream_time_wanted(set, task);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_wanted);
 
@@ -89,7 +89,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_wanted);
  *
  * Context: hardirq (the hrtimer interrupt), where get_irq_regs() are the
  * interrupted registers; without them (a test calling this directly) the
- * expiry is only counted in the set's @no_regs.
+ * expiry is only counted in the sampler's @no_regs.
  *
  * Return: HRTIMER_RESTART, or HRTIMER_NORESTART when stopping.
  */
@@ -103,8 +103,8 @@ enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer)
 	tc->expiries++;
 	if (regs) {
 		/* The hit path looked the current process up already. */
-		wanted = kp_profile_sample_regs(tc->set, KPROFILE_SOURCE_TIME,
-						regs) ||
+		wanted = kp_sampler_sample(tc->set, KPROFILE_SOURCE_TIME,
+					   regs) ||
 			 !READ_ONCE(tc->set->time_hooked);
 	} else {
 		atomic64_inc(&tc->set->no_regs);
@@ -156,7 +156,7 @@ static void kp_stimer_set_this_cpu(struct kp_sampler *set, bool on)
 /**
  * kp_stimer_switch_this_cpu() - what the sched_switch probe does to this
  *	CPU's timer: start it (with what is left of the period) or stop it.
- * @set: the set.
+ * @set: the sampler.
  * @on:  start, or stop.
  *
  * For tests.  Context: on the CPU, interrupts off.
@@ -202,7 +202,7 @@ static void kp_stimer_tp_match(struct tracepoint *tp, void *priv)
 }
 
 /*
- * The first ProfileTime start: hook context switches.  Under the set's
+ * The first ProfileTime start: hook context switches.  Under the sampler's
  * @lock only: registering takes tracepoints_mutex, then the CPU hotplug
  * lock (static calls), which is taken before @tlock.
  */
@@ -228,8 +228,8 @@ static void kp_stimer_unhook(struct kp_sampler *set)
 }
 
 /**
- * kp_stimer_init() - set up a set's ProfileTime timers (not started).
- * @set: the set; @set->sources is set.
+ * kp_stimer_init() - set up a sampler's ProfileTime timers (not started).
+ * @set: the sampler; @set->sources is set.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -262,8 +262,8 @@ int kp_stimer_init(struct kp_sampler *set)
 }
 
 /**
- * kp_stimer_exit() - free a set's timers.
- * @set: the set; no ProfileTime profile is started.
+ * kp_stimer_exit() - free a sampler's timers.
+ * @set: the sampler; no ProfileTime profile is started.
  */
 void kp_stimer_exit(struct kp_sampler *set)
 {
@@ -276,9 +276,9 @@ void kp_stimer_exit(struct kp_sampler *set)
 /**
  * kp_stimer_get() - one more started ProfileTime profile; the first
  *	hooks context switches (the timers start with kp_stimer_update()).
- * @set: the set.
+ * @set: the sampler.
  *
- * Context: process; the set's @lock held; takes cpus_read_lock() and
+ * Context: process; the sampler's @lock held; takes cpus_read_lock() and
  * @set->tlock.
  */
 void kp_stimer_get(struct kp_sampler *set)
@@ -299,7 +299,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_get);
 /**
  * kp_stimer_update() - every online CPU re-decides whether its timer
  *	runs: after the TIME index snapshot changed.
- * @set: the set.
+ * @set: the sampler.
  *
  * Context: process; takes cpus_read_lock() and @set->tlock.
  */
@@ -317,10 +317,10 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_update);
 /**
  * kp_stimer_put() - one started ProfileTime profile fewer; the last
  *	unhooks context switches and stops the timer everywhere.
- * @set: the set.
+ * @set: the sampler.
  *
  * On return from the last put no timer of @set runs or will run.
- * Context: process; the set's @lock held; sleeps.
+ * Context: process; the sampler's @lock held; sleeps.
  */
 void kp_stimer_put(struct kp_sampler *set)
 {
@@ -347,7 +347,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_put);
 /**
  * kp_stimer_cpu_online() - CPU hotplug: start this CPU's timer if
  *	ProfileTime counts what runs here.
- * @set: the set.
+ * @set: the sampler.
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
  */
@@ -363,7 +363,7 @@ void kp_stimer_cpu_online(struct kp_sampler *set)
 
 /**
  * kp_stimer_cpu_offline() - CPU hotplug: stop this CPU's timer.
- * @set: the set.
+ * @set: the sampler.
  *
  * Context: the CPU's hotplug thread (bound to it), hotplug lock held.
  */

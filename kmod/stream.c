@@ -225,7 +225,7 @@ static void kp_stream_destroy(struct kp_stream *st)
 
 /**
  * kp_stream_new() - a stopped stream of a validated request.
- * @set:  the set it belongs to.
+ * @set:  the sampler it belongs to.
  * @req:  a request kp_stream_check() accepted.
  * @src:  its sources, accepted by kp_stream_check_sources().
  * @tgid: the target's thread-group pid, or NULL (system-wide); the stream
@@ -382,7 +382,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_start);
  * kp_stream_stop() - KPROFILE_IOC_STOP on a stream.
  * @st: the stream.
  *
- * Unpublishes the stream, disarms its sources (the last stream of the set
+ * Unpublishes the stream, disarms its sources (the last stream of the sampler
  * unregisters the probes), and waits until no interrupt or probe uses it.
  * The records stay in the rings.
  * Context: process; sleeps (an RCU grace period).
@@ -560,7 +560,7 @@ long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp)
 	ret = kp_stream_check_access(&req, src, &tgid);
 	if (ret)
 		return ret;
-	st = kp_stream_new(kp_profile_module_set(), &req, src, tgid);
+	st = kp_stream_new(kp_sampler_module(), &req, src, tgid);
 	if (IS_ERR(st))
 		return PTR_ERR(st);
 	preq.target = req.target;

@@ -20,19 +20,22 @@
  *
  * Object model and locking
  * ------------------------
- * A stream belongs to a struct kp_sampler (streams and profiles share
- * the set's sources, hardware layer and ProfileTime timers; a KUnit suite
- * builds its own set).  The set's @lock serialises every start and stop
- * of its streams, as of its profiles: it protects each stream's @started
- * and @node, the set's list of started streams (@streams.list, an RCU
- * list), @streams.nr_started and whether the probes are registered
- * (@streams.hooked).  A stream's own @op_lock serialises its START,
- * STOP and release, and is taken before the set's @lock: STOP waits for
- * an RCU grace period under it (so a START cannot re-publish a node that
- * readers may still be traversing).  Lock order: stream @op_lock, then
- * the set's @lock, then what profile.h lists after it (cpus_read_lock(),
- * the timer's @tlock, the hardware layer's lock, the tracepoint code's
- * mutexes; the whole order: locking.h).
+ * Streams are one of the two consumers of a struct kp_sampler (sampler.h;
+ * the other is profiles, profile.h): they share its sources, hardware
+ * layer and ProfileTime timers, and it feeds them every interrupt of a
+ * source (kp_sampler_sample() calls kp_stream_sample()); a KUnit suite
+ * builds its own sampler.  The sampler's @lock serialises every start
+ * and stop of its streams, as of its profiles: it protects each stream's
+ * @started and @node, the sampler's list of started streams
+ * (@streams.list, an RCU list), @streams.nr_started and whether the
+ * probes are registered (@streams.hooked).  A stream's own @op_lock
+ * serialises its START, STOP and release, and is taken before the
+ * sampler's @lock: STOP waits for an RCU grace period under it (so a
+ * START cannot re-publish a node that readers may still be traversing).
+ * Lock order: stream @op_lock, then the sampler's @lock, then what
+ * sampler.h lists after it (cpus_read_lock(), the timers' @tlock, the
+ * hardware layer's lock, the tracepoint code's mutexes; the whole order:
+ * locking.h).
  *
  * Everything the interrupt paths and the probes read is immutable while
  * the stream is on the list, except: the rings (written only by their
@@ -135,12 +138,12 @@ struct kp_stream_scratch {
 };
 
 /**
- * struct kp_stream_set - the streams of a profile set (embedded in
+ * struct kp_stream_set - the streams of a sampler (embedded in
  *	struct kp_sampler as @streams).
- * @list:	the started streams (RCU; written under the set's @lock).
- * @nr_started: entries in @list (under the set's @lock).
+ * @list:	the started streams (RCU; written under the sampler's @lock).
+ * @nr_started: entries in @list (under the sampler's @lock).
  * @hooked:	the fork, exec and exit probes are registered (under the
- *		set's @lock: while a stream is started).
+ *		sampler's @lock: while a stream is started).
  * @fork_tp:	the sched_process_fork tracepoint, or NULL.
  * @exec_tp:	the sched_process_exec tracepoint, or NULL.
  * @exit_tp:	the sched_process_exit tracepoint, or NULL.
@@ -156,7 +159,7 @@ struct kp_stream_set {
 
 /**
  * struct kp_stream - one stream object.
- * @set:	  its set.
+ * @set:	  its sampler.
  * @target:	  enum kprofile_target.
  * @flags:	  KPROFILE_STREAM_*.
  * @mode:	  enum kprofile_mode; TABLE samples both modes.
@@ -186,8 +189,8 @@ struct kp_stream_set {
  * @exec_stopped: a followed process executed a program that left it
  *		  non-dumpable and is followed no more.
  * @op_lock:	  serialises start, stop and release (see the file comment).
- * @started:	  on the set's list (under the set's @lock).
- * @node:	  on the set's @streams.list while started.
+ * @started:	  on the sampler's list (under the sampler's @lock).
+ * @node:	  on the sampler's @streams.list while started.
  * @wait:	  where poll() waits (stream_wake.c).
  * @wake_work:	  wakes @wait from any context, NMI included.
  * @woken:	  a wake-up poll() has not reported yet.

@@ -26,10 +26,11 @@
  * ----------
  * sched_process_fork, sched_process_exec and sched_process_exit, found
  * with for_each_kernel_tracepoint() and registered while any stream of
- * the set is started (stream.c), with the set as their data.  Each walks
- * the set's started streams under rcu_read_lock() with preemption off
- * (tracepoint probes run preemptible since 7.0: compat.h), so STOP's
- * grace period covers them and their records go to this CPU's ring:
+ * the sampler is started (stream.c), with the sampler as their data.
+ * Each walks the sampler's started streams under rcu_read_lock() with
+ * preemption off (tracepoint probes run preemptible since 7.0: compat.h),
+ * so STOP's grace period covers them and their records go to this CPU's
+ * ring:
  *
  * - fork of a new process (not a thread) whose parent is followed, by a
  *   stream with INHERIT: the child is followed, and a FORK record written;
@@ -58,7 +59,7 @@
 #include "access.h"
 #include "compat.h"
 #include "kprofile.h"
-#include "profile.h"
+#include "sampler.h"
 #include "stream.h"
 
 static unsigned int kp_follow_hash(const struct pid *pid)
@@ -196,7 +197,7 @@ static void kp_stream_task_record(struct kp_stream *st, u32 type,
 /**
  * kp_stream_fork() - @parent forked @child: follow it where the parent is
  *	followed with INHERIT, and write FORK records.
- * @set:    the set.
+ * @set:    the sampler.
  * @parent: the forking task (current).
  * @child:  the new task, not yet running.
  *
@@ -235,7 +236,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_fork);
 /**
  * kp_stream_exec() - @task executed a program: EXEC records; an exec that
  *	left it non-dumpable ends following it.
- * @set:  the set.
+ * @set:  the sampler.
  * @task: the task (current), its command name already the new one.
  *
  * Context: process (the sched_process_exec probe); takes no lock.
@@ -266,7 +267,7 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_exec);
 /**
  * kp_stream_exit() - a thread of @task's process exits: when it is the
  *	last, the process is followed no more, with an EXIT record.
- * @set:	the set.
+ * @set:	the sampler.
  * @task:	the exiting task (current).
  * @group_dead:	it is the last thread of its process.
  *
@@ -326,8 +327,8 @@ static void kp_stream_tp_match(struct tracepoint *tp, void *priv)
 }
 
 /**
- * kp_stream_set_init() - set up a profile set's streams (none yet).
- * @set: the set.
+ * kp_stream_set_init() - set up a sampler's streams (none yet).
+ * @set: the sampler.
  */
 void kp_stream_set_init(struct kp_sampler *set)
 {
@@ -343,8 +344,8 @@ void kp_stream_set_init(struct kp_sampler *set)
 }
 
 /**
- * kp_stream_set_exit() - take a set's streams down.
- * @set: the set; no stream is left.
+ * kp_stream_set_exit() - take a sampler's streams down.
+ * @set: the sampler; no stream is left.
  */
 void kp_stream_set_exit(struct kp_sampler *set)
 {
@@ -354,10 +355,10 @@ void kp_stream_set_exit(struct kp_sampler *set)
 
 /**
  * kp_stream_hook() - register the fork, exec and exit probes: the first
- *	stream of the set starts.
- * @set: the set.
+ *	stream of the sampler starts.
+ * @set: the sampler.
  *
- * Context: process; the set's @lock held (the tracepoint code's mutexes
+ * Context: process; the sampler's @lock held (the tracepoint code's mutexes
  * come after it).
  *
  * Return: 0; -EOPNOTSUPP when the kernel lacks the tracepoints; an error
@@ -395,10 +396,10 @@ err_fork:
 
 /**
  * kp_stream_unhook() - unregister the probes: the last stream stopped.
- * @set: the set.
+ * @set: the sampler.
  *
- * On return no probe of the set runs.
- * Context: process; the set's @lock held; sleeps.
+ * On return no probe of the sampler runs.
+ * Context: process; the sampler's @lock held; sleeps.
  */
 void kp_stream_unhook(struct kp_sampler *set)
 {

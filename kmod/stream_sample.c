@@ -48,7 +48,7 @@
 #include <asm/unwind.h>
 
 #include "compat.h"
-#include "profile.h"
+#include "sampler.h"
 #include "stream.h"
 
 /* A call stack being built: @nr of @max entries at @frames. */
@@ -221,7 +221,7 @@ NOKPROBE_SYMBOL(kp_stream_sample_one);
 /**
  * kp_stream_sample_task() - record one interrupt in every started stream
  *	it belongs to.
- * @set:  the set.
+ * @set:  the sampler.
  * @s:	  the interrupt, as the hit path sees it.
  * @task: the interrupted task (current; a test may name another): pid and
  *	  tid in the records, its user stack for a kernel sample.
@@ -259,7 +259,7 @@ NOKPROBE_SYMBOL(kp_stream_sample_task);
 
 /**
  * kp_stream_sample() - kp_stream_sample_task() for the current task.
- * @set:  the set.
+ * @set:  the sampler.
  * @s:	  the interrupt (of current).
  * @regs: the interrupted registers.
  *
@@ -280,7 +280,7 @@ NOKPROBE_SYMBOL(kp_stream_sample);
 /**
  * kp_stream_time_wanted() - whether a started ProfileTime stream samples
  *	@task's process.
- * @set:  the set.
+ * @set:  the sampler.
  * @task: the task that runs (or is switched in) here.
  *
  * Context: any, interrupts off included; no locks.

@@ -11,7 +11,7 @@
 #include "profile_fixture.h"
 
 /**
- * kp_prof_fix_new() - a profile set over a fake Intel machine.
+ * kp_prof_fix_new() - a sampler over a fake Intel machine.
  * @test: the test; test->priv becomes the fixture.
  *
  * Return: the fixture (the test is aborted on failure).
@@ -22,7 +22,7 @@ struct kp_prof_fix *kp_prof_fix_new(struct kunit *test)
 }
 
 /**
- * kp_prof_fix_on() - a profile set over a given hardware-layer fixture.
+ * kp_prof_fix_on() - a sampler over a given hardware-layer fixture.
  * @test: the test; test->priv becomes the profile fixture.
  * @pmu:  a fixture from kp_pmu_fix_intel() or kp_pmu_fix_amd().
  *
@@ -35,14 +35,14 @@ struct kp_prof_fix *kp_prof_fix_on(struct kunit *test, struct kp_pmu_fix *pmu)
 	KUNIT_ASSERT_NOT_NULL(test, f);
 	f->test = test;
 	f->pmu = pmu;
-	KUNIT_ASSERT_EQ(test, kp_profile_set_init(&f->set, &f->pmu->sources,
-						  &f->pmu->pmu), 0);
+	KUNIT_ASSERT_EQ(test, kp_sampler_init(&f->set, &f->pmu->sources,
+					      &f->pmu->pmu), 0);
 	test->priv = f;
 	return f;
 }
 
 /**
- * kp_prof_fix_exit() - suite exit: free the profiles, the set, the layer.
+ * kp_prof_fix_exit() - suite exit: free the profiles, the sampler, the layer.
  * @test: the test.
  */
 void kp_prof_fix_exit(struct kunit *test)
@@ -55,7 +55,7 @@ void kp_prof_fix_exit(struct kunit *test)
 	for (i = 0; i < f->nr; i++)
 		kp_profile_free(f->profiles[i]);
 	KUNIT_EXPECT_EQ(test, f->set.time_users, 0U);
-	kp_profile_set_exit(&f->set);
+	kp_sampler_exit(&f->set);
 	test->priv = f->pmu;
 	kp_pmu_fix_exit(test);
 }

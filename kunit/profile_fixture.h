@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * profile_fixture.h - a private profile set (struct kp_sampler) over a
+ * profile_fixture.h - a private sampler (struct kp_sampler, sampler.h) over a
  * fake Intel machine's hardware layer (pmu_fixture.h), with profiles whose
  * buckets are kernel memory, for the kprofile_profile_* KUnit suites.
  *
@@ -11,7 +11,7 @@
  * per-CPU hrtimers.
  *
  * Suites set .exit = kp_prof_fix_exit: every profile is freed (stopped
- * first), the set taken down, then the hardware layer.
+ * first), the sampler taken down, then the hardware layer.
  */
 #ifndef _KPROFILE_PROFILE_FIXTURE_H
 #define _KPROFILE_PROFILE_FIXTURE_H
@@ -28,7 +28,7 @@
  * struct kp_prof_fix - one test's profiles.
  * @test:     the test.
  * @pmu:      the hardware layer's fixture.
- * @set:      the profile set under test.
+ * @set:      the sampler under test.
  * @profiles: profiles to free at exit.
  * @nr:	      entries in @profiles.
  */

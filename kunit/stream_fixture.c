@@ -13,7 +13,7 @@
 #include "stream_fixture.h"
 
 /**
- * kp_str_fix_new() - streams on a profile set over a fake Intel machine.
+ * kp_str_fix_new() - streams on a sampler over a fake Intel machine.
  * @test: the test; test->priv becomes the stream fixture.
  *
  * Return: the fixture (the test is aborted on failure).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stream_regs_test.c - KUnit suite "kprofile_stream_regs": the user
- * context of USER_STACK samples (stream_regs.c) on a profile set over a
+ * context of USER_STACK samples (stream_regs.c) on a sampler over a
  * fake Intel machine.
  *
  * A user-mode sample carries struct kprofile_sample_stack after its

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * stream_sample_test.c - KUnit suite "kprofile_stream_sample": the sample
- * path of streams (stream_sample.c) on a profile set over a fake Intel
+ * path of streams (stream_sample.c) on a sampler over a fake Intel
  * machine, and the create checks (stream.c).
  *
  * Samples fed through kp_stream_sample_task() land as records with the
