@@ -343,3 +343,100 @@ int kp_perf_allowed(bool kernel_mode)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_perf_allowed);
+
+/**
+ * kp_access_dumpable_only() - whether a new profile or stream must ignore
+ *	its target while the target is not dumpable.
+ * @target: its enum kprofile_target, accepted by kp_access_check().
+ * @tgid:   the target kp_access_check() found (NULL: system-wide).
+ *
+ * Access to another process is checked once, at creation, as
+ * perf_event_open() does.  A process that later becomes non-dumpable (it
+ * executes a set-user-ID program, or calls prctl(PR_SET_DUMPABLE, 0)) is
+ * one its profiler may no longer inspect, unless the profiler could
+ * inspect any process (CAP_SYS_PTRACE, CAP_PERFMON or CAP_SYS_ADMIN):
+ * such a profile or stream stops counting it.  A process profiling itself
+ * keeps counting, whether it names itself by KPROFILE_TARGET_SELF or by
+ * its own pid (the buckets are its own memory, and ptrace lets a thread
+ * group inspect itself), and system-wide ones need the capabilities
+ * anyway.
+ *
+ * Return: true when it must count its target only while it is dumpable.
+ */
+bool kp_access_dumpable_only(u32 target, const struct pid *tgid)
+{
+	if (target != KPROFILE_TARGET_PID || tgid == task_tgid(current))
+		return false;
+	return !ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE) &&
+	       !ns_capable_noaudit(&init_user_ns, CAP_PERFMON) &&
+	       !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_access_dumpable_only);
+
+static int kp_access_find_target(pid_t nr, struct pid **tgid)
+{
+	struct task_struct *task;
+	struct pid *pid;
+	int ret = 0;
+
+	pid = find_get_pid(nr);
+	if (!pid)
+		return -ESRCH;
+	task = get_pid_task(pid, PIDTYPE_PID);
+	put_pid(pid);
+	if (!task)
+		return -ESRCH;
+	ret = kp_may_access_task(task);
+	if (!ret)
+		*tgid = get_pid(task_tgid(task));
+	put_task_struct(task);
+	return ret;
+}
+
+/**
+ * kp_access_check() - the privilege rules of a new profile or stream, and
+ *	its target.
+ * @ar:	  what it would see.
+ * @tgid: out: a reference to the target's thread-group pid, or NULL for a
+ *	  system-wide one.
+ *
+ * The calling process may always be profiled in user space.  Another
+ * process (@ar->pid, in the caller's pid namespace; a thread's id selects
+ * its whole process) needs CAP_PERFMON or ptrace-read access to every
+ * thread of it (kp_may_access_task()).  System-wide profiles and ranges
+ * reaching kernel addresses need CAP_PERFMON or CAP_SYS_ADMIN: kernel
+ * addresses are secret under KASLR.  So do counter sources: starting one
+ * arms a counter that interrupts every task on every CPU (machine-wide,
+ * like the interval).  Without those capabilities
+ * kernel.perf_event_paranoid applies (kp_perf_allowed()): above 2 no
+ * profile, above 1 only user mode.  The checks run in that order
+ * (profile_check.c and stream.c list their errors).
+ *
+ * Return: 0, -EPERM, -ESRCH or -EACCES (or, rarely, -ENOMEM, -EINTR,
+ * -E2BIG from kp_may_access_task()).
+ */
+int kp_access_check(const struct kp_access_request *ar, struct pid **tgid)
+{
+	int ret;
+
+	*tgid = NULL;
+	if ((ar->target == KPROFILE_TARGET_SYSTEM || ar->kernel_range) &&
+	    !kp_compat_perfmon_capable())
+		return -EPERM;
+	/* A counter source samples every task on every CPU: machine-wide. */
+	if (ar->counter && !kp_compat_perfmon_capable())
+		return -EPERM;
+	ret = kp_perf_allowed(ar->kernel_mode);
+	if (ret)
+		return ret;
+	switch (ar->target) {
+	case KPROFILE_TARGET_SELF:
+		*tgid = get_pid(task_tgid(current));
+		return 0;
+	case KPROFILE_TARGET_PID:
+		return kp_access_find_target(ar->pid, tgid);
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_KP_TEST(kp_access_check);

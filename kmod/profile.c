@@ -29,6 +29,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include "access.h"
 #include "compat.h"
 #include "kprofile.h"
 #include "profile.h"
@@ -526,7 +527,7 @@ long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp)
 		ret = -ENOMEM;
 		goto out_cpus;
 	}
-	p->dumpable_only = kp_profile_dumpable_only(&req, p->tgid);
+	p->dumpable_only = kp_access_dumpable_only(req.target, p->tgid);
 	ret = anon_inode_getfd("[kprofile-profile]", &kp_profile_fops, p,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)

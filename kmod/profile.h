@@ -238,8 +238,6 @@ int kp_profile_check_access(const struct kprofile_create_profile *req,
 			    struct pid **tgid);
 int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 			    u64 nr_buckets);
-bool kp_profile_dumpable_only(const struct kprofile_create_profile *req,
-			      const struct pid *tgid);
 
 /* profile_buf.c */
 struct kp_profile_buf *kp_profile_buf_pin(struct mm_struct *mm,

@@ -154,73 +154,17 @@ int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_buffer);
 
 /**
- * kp_profile_dumpable_only() - whether a new profile must ignore its
- *	target while the target is not dumpable.
- * @req:  a request kp_profile_check_access() accepted.
- * @tgid: the target it found (NULL for a system-wide profile).
- *
- * Access to another process is checked once, at creation, as
- * perf_event_open() does.  A process that later becomes non-dumpable (it
- * executes a set-user-ID program, or calls prctl(PR_SET_DUMPABLE, 0)) is
- * one its profiler may no longer inspect, unless the profiler could
- * inspect any process (CAP_SYS_PTRACE, CAP_PERFMON or CAP_SYS_ADMIN):
- * such a profile stops counting it.  A process profiling itself keeps
- * counting, whether it names itself by KPROFILE_TARGET_SELF or by its own
- * pid (the buckets are its own memory, and ptrace lets a thread group
- * inspect itself), and system-wide profiles need the capabilities
- * anyway.
- *
- * Return: true when the profile must count its target only while it is
- * dumpable.
- */
-bool kp_profile_dumpable_only(const struct kprofile_create_profile *req,
-			      const struct pid *tgid)
-{
-	if (req->target != KPROFILE_TARGET_PID || tgid == task_tgid(current))
-		return false;
-	return !ns_capable_noaudit(&init_user_ns, CAP_SYS_PTRACE) &&
-	       !ns_capable_noaudit(&init_user_ns, CAP_PERFMON) &&
-	       !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_dumpable_only);
-
-static int kp_profile_find_target(pid_t nr, struct pid **tgid)
-{
-	struct task_struct *task;
-	struct pid *pid;
-	int ret = 0;
-
-	pid = find_get_pid(nr);
-	if (!pid)
-		return -ESRCH;
-	task = get_pid_task(pid, PIDTYPE_PID);
-	put_pid(pid);
-	if (!task)
-		return -ESRCH;
-	ret = kp_may_access_task(task);
-	if (!ret)
-		*tgid = get_pid(task_tgid(task));
-	put_task_struct(task);
-	return ret;
-}
-
-/**
- * kp_profile_check_access() - apply the privilege rules and find the
- *	target.
+ * kp_profile_check_access() - apply the privilege rules to a profile and
+ *	find its target.
  * @req:  a request kp_profile_check() accepted.
  * @tgid: out: a reference to the target's thread-group pid, or NULL for a
  *	  system-wide profile.
  *
- * The calling process may always be profiled in user space.  Another
- * process (@pid, in the caller's pid namespace; a thread's id selects its
- * whole process) needs CAP_PERFMON or ptrace-read access to every thread
- * of it (kp_may_access_task()).
- * System-wide profiles and ranges reaching kernel addresses need
- * CAP_PERFMON or CAP_SYS_ADMIN: kernel addresses are secret under KASLR.
- * So do counter sources: starting one arms a counter that interrupts
- * every task on every CPU (machine-wide, like the interval).  Without
- * those capabilities kernel.perf_event_paranoid applies
- * (kp_perf_allowed()): above 2 no profile, above 1 only user mode.
+ * The rules are access.c's (kp_access_check()), shared with streams: a
+ * system-wide profile, a range reaching kernel addresses
+ * (kp_profile_kernel_range()) or a counter source needs CAP_PERFMON;
+ * then kernel.perf_event_paranoid, for a mode other than
+ * KPROFILE_MODE_USER the stricter; then the target.
  *
  * Return: 0, -EPERM, -ESRCH or -EACCES (or, rarely, -ENOMEM, -EINTR,
  * -E2BIG from kp_may_access_task()).
@@ -228,26 +172,14 @@ static int kp_profile_find_target(pid_t nr, struct pid **tgid)
 int kp_profile_check_access(const struct kprofile_create_profile *req,
 			    struct pid **tgid)
 {
-	int ret;
+	struct kp_access_request ar = {
+		.target = req->target,
+		.pid = req->pid,
+		.kernel_mode = req->mode != KPROFILE_MODE_USER,
+		.kernel_range = kp_profile_kernel_range(req),
+		.counter = req->source != KPROFILE_SOURCE_TIME,
+	};
 
-	*tgid = NULL;
-	if ((req->target == KPROFILE_TARGET_SYSTEM ||
-	     kp_profile_kernel_range(req)) && !kp_compat_perfmon_capable())
-		return -EPERM;
-	/* A counter source samples every task on every CPU: machine-wide. */
-	if (req->source != KPROFILE_SOURCE_TIME && !kp_compat_perfmon_capable())
-		return -EPERM;
-	ret = kp_perf_allowed(req->mode != KPROFILE_MODE_USER);
-	if (ret)
-		return ret;
-	switch (req->target) {
-	case KPROFILE_TARGET_SELF:
-		*tgid = get_pid(task_tgid(current));
-		return 0;
-	case KPROFILE_TARGET_PID:
-		return kp_profile_find_target(req->pid, tgid);
-	default:
-		return 0;
-	}
+	return kp_access_check(&ar, tgid);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_access);

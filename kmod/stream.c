@@ -15,7 +15,7 @@
  *   EINVAL	an unknown or repeated source
  *   EOPNOTSUPP	a source not supported on this machine
  *   EPERM	kernel samples (any @mode but USER) without CAP_PERFMON;
- *		then the rules of profiles (kp_profile_check_access()):
+ *		then the rules profiles follow too (kp_access_check()):
  *		system-wide, or a counter source, without CAP_PERFMON
  *   EACCES	kernel.perf_event_paranoid forbids it (profiles' rule)
  *   ESRCH	no process @pid
@@ -50,9 +50,10 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "access.h"
 #include "compat.h"
 #include "kprofile.h"
-#include "profile.h"
+#include "sampler.h"
 #include "stream.h"
 
 #define KP_STREAM_FLAGS	(KPROFILE_STREAM_INHERIT | KPROFILE_STREAM_CALLCHAIN | \
@@ -127,37 +128,29 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_stream_check_sources);
  *	  a system-wide stream.
  *
  * Kernel samples carry kernel addresses (secret under KASLR): any @mode
- * but KPROFILE_MODE_USER needs CAP_PERFMON.  The rest are profiles' rules
- * (kp_profile_check_access()), applied to a profile of the same target
- * and mode on the stream's first counter source (ProfileTime if none).
+ * but KPROFILE_MODE_USER needs CAP_PERFMON.  The rest are the rules
+ * profiles follow too (access.c, kp_access_check()), for the stream's
+ * target and mode, with a counter source when it has one.
  *
- * Return: 0, -EPERM, -EACCES, -ESRCH (or what kp_profile_check_access()
- * returns rarely).
+ * Return: 0, -EPERM, -EACCES, -ESRCH (or what kp_access_check() returns
+ * rarely).
  */
 int kp_stream_check_access(const struct kprofile_create_stream *req,
 			   const u32 *src, struct pid **tgid)
 {
-	struct kprofile_create_profile p = {
+	struct kp_access_request ar = {
 		.target = req->target,
 		.pid = req->pid,
-		.mode = req->mode,
-		.base = 0,
-		.size = 1,
-		.bucket_shift = KP_BUCKET_SHIFT_MIN,
-		.source = KPROFILE_SOURCE_TIME,
+		.kernel_mode = req->mode != KPROFILE_MODE_USER,
 	};
 	unsigned int i;
 
 	*tgid = NULL;
 	if (req->mode != KPROFILE_MODE_USER && !kp_compat_perfmon_capable())
 		return -EPERM;
-	for (i = 0; i < req->nr_sources; i++) {
-		if (src[i] != KPROFILE_SOURCE_TIME) {
-			p.source = src[i];
-			break;
-		}
-	}
-	return kp_profile_check_access(&p, tgid);
+	for (i = 0; i < req->nr_sources; i++)
+		ar.counter |= src[i] != KPROFILE_SOURCE_TIME;
+	return kp_access_check(&ar, tgid);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_stream_check_access);
 
@@ -235,7 +228,7 @@ static void kp_stream_destroy(struct kp_stream *st)
  * thread); pids in records are those of the caller's pid namespace; the
  * caller's address space is the one a stream of oneself keeps recording
  * when it turns non-dumpable.  @dumpable_only is false: the caller sets
- * it (kp_profile_dumpable_only()).
+ * it (kp_access_dumpable_only()).
  * Context: process; sleeps.
  *
  * Return: the stream, or an ERR_PTR(): -ENOMEM (including RLIMIT_MEMLOCK).
@@ -539,7 +532,6 @@ static int kp_stream_user_sources(const struct kprofile_create_stream *req,
  */
 long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp)
 {
-	struct kprofile_create_profile preq = {};
 	struct kprofile_create_stream req;
 	u32 src[KPROFILE_STREAM_MAX_SOURCES];
 	struct kp_stream *st;
@@ -563,8 +555,7 @@ long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp)
 	st = kp_stream_new(kp_sampler_module(), &req, src, tgid);
 	if (IS_ERR(st))
 		return PTR_ERR(st);
-	preq.target = req.target;
-	st->dumpable_only = kp_profile_dumpable_only(&preq, tgid);
+	st->dumpable_only = kp_access_dumpable_only(req.target, tgid);
 	ret = anon_inode_getfd("[kprofile-stream]", &kp_stream_fops, st,
 			       O_RDWR | O_CLOEXEC);
 	if (ret < 0)

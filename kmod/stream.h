@@ -173,7 +173,7 @@ struct kp_stream_set {
  *		  USER_STACK).
  * @nr_rings:	  rings (nr_cpu_ids).
  * @dumpable_only: record the target's tasks only while dumpable (see
- *		  kp_profile_dumpable_only()).
+ *		  kp_access_dumpable_only()).
  * @mm:		  the creator's address space (compared only; NULL for a
  *		  kernel thread's stream).
  * @charged_mm:	  the address space charged for the rings (mmgrab()), or

@@ -14,6 +14,7 @@
 #include <linux/pid.h>
 #include <linux/sched/signal.h>
 
+#include "../kmod/access.h"
 #include "profile_fixture.h"
 
 #define SRC	KP_PROF_COUNTER
@@ -334,18 +335,19 @@ static void kp_hit_dumpable_rule(struct kunit *test)
 	kp_prof_req(&req, SRC, KPROFILE_TARGET_PID, KPROFILE_MODE_BOTH, BASE,
 		    0x100, 7);
 	req.pid = 1;
-	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req, init_tgid));
+	KUNIT_EXPECT_FALSE(test,
+			   kp_access_dumpable_only(req.target, init_tgid));
 	c = prepare_creds();
 	KUNIT_ASSERT_NOT_NULL(test, c);
 	cap_clear(c->cap_effective);
 	old = override_creds(c);
-	KUNIT_EXPECT_TRUE(test, kp_profile_dumpable_only(&req, init_tgid));
+	KUNIT_EXPECT_TRUE(test, kp_access_dumpable_only(req.target, init_tgid));
 	/* Its own pid: a process may always profile itself. */
 	req.pid = task_tgid_vnr(current);
-	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req, self()));
+	KUNIT_EXPECT_FALSE(test, kp_access_dumpable_only(req.target, self()));
 	req.target = KPROFILE_TARGET_SELF;
 	req.pid = 0;
-	KUNIT_EXPECT_FALSE(test, kp_profile_dumpable_only(&req, self()));
+	KUNIT_EXPECT_FALSE(test, kp_access_dumpable_only(req.target, self()));
 	revert_creds(old);
 	put_cred(c);
 	put_pid(init_tgid);
