@@ -163,7 +163,7 @@ static inline void kp_compat_lvtpc_write(u32 val)
 #endif
 
 /*
- * The sched_switch tracepoint (thread profiling) gained prev_state in
+ * The sched_switch tracepoint (sched_hooks.h) gained prev_state in
  * 5.18 (fa2c3254d7cf, "sched/tracing: Don't re-read p->state when emitting
  * sched_switch event").  KP_SCHED_SWITCH_PROBE(fn) declares a probe with
  * the running kernel's arguments: data, preempt, prev, next.
@@ -440,10 +440,11 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
  * Tracepoint probes ran with preemption off (an RCU read side) until 6.19;
  * since 7.0 (a46023d5616e, "tracing: Guard __DECLARE_TRACE() use of
  * __DO_TRACE_CALL() with SRCU-fast") they run preemptible wherever the
- * call site is (sched_process_fork, sched_process_exit).  No shim: the
- * probes in thread_fd.c take the RCU read side and preemption-off section
- * they need themselves, which on older kernels nests harmlessly in the
- * tracepoint's own.
+ * call site is (sched_process_fork, _exec, _exit).  No shim: every probe
+ * takes the RCU read side and preemption-off section it needs itself,
+ * which on older kernels nests harmlessly in the tracepoint's own; the
+ * rule for the module's probes is written once, in sched_hooks.h ("Probe
+ * contexts").
  */
 
 /*

@@ -2,9 +2,9 @@
 /*
  * locking.h - the module's whole lock order, and what runs in which
  * context.  The rules for each piece of data stay next to it (sampler.h,
- * profile.h, stream.h, pmu.h, thread.h, profile_index.c, sampler_timer.c,
- * thread_reserve.c, nmi.c); this page puts them on one screen, so that
- * "may I take X while holding Y?" has one answer.  lockdep checks it in
+ * profile.h, stream.h, pmu.h, thread.h, sched_hooks.h, profile_index.c,
+ * sampler_timer.c, thread_reserve.c, nmi.c); this page puts them on one
+ * screen, so that "may I take X while holding Y?" has one answer.  lockdep checks it in
  * the debug kernel (testing/debugvm, kunit-debug).
  *
  * Lock order
@@ -16,10 +16,16 @@
  *   stream->op_lock            (mutex; a stream's START, STOP, release)
  *     set->lock                (mutex; every start and stop of a
  *                               sampler's profiles and streams)
- *       tracepoint code's mutexes  (tracepoint_probe_(un)register(): the
- *                               ProfileTime sched_switch probe, the
- *                               stream's fork/exec/exit probes, the exec
- *                               hook; never under cpus_read_lock())
+ *       tracepoint mutexes     (kp_sched_hook_register(), _unregister(),
+ *                               sched_hooks.c: the tracepoint code's
+ *                               tracepoints_mutex, and inside it the
+ *                               hotplug lock; every probe of the module
+ *                               goes through them: the ProfileTime
+ *                               sched_switch probe and the streams'
+ *                               fork/exec/exit probes here, under
+ *                               set->lock; thread profiling's probes and
+ *                               the exec hook under no lock; never under
+ *                               cpus_read_lock())
  *       cpus_read_lock()
  *         set->tlock           (mutex; ProfileTime's user count)
  *         pmu->lock            (mutex; the counter slots, the consumer
@@ -69,15 +75,19 @@
  *     and per-CPU state of their own CPU, no locks.  The streams' wake-up
  *     irq_work (stream_wake.c) only wakes the poll queue.
  *
- *   tracepoint probes (preemption off; PREEMPT_RT forbids allocation)
- *     sched_switch: ProfileTime's timer follows profiled tasks
- *     (sampler_timer.c), thread profiling charges them (thread_fd.c).
- *     sched_process_fork/exec/exit: the streams follow children
- *     (stream_follow.c), thread profiling tracks threads (thread_fd.c,
- *     entries from a reserve filled in process context,
+ *   scheduler-hook probes (sched_hooks.h, "Probe contexts")
+ *     sched_switch, interrupts off: ProfileTime's timer follows profiled
+ *     tasks (sampler_timer.c), thread profiling charges them
+ *     (thread_fd.c).  sched_process_fork/exec/exit, in the task's (or
+ *     the parent's) process context, preemption off until 6.19 and
+ *     preemptible since 7.0, so each probe takes the RCU read side and
+ *     preemption-off section it needs itself: the streams follow
+ *     children (stream_follow.c), thread profiling tracks threads
+ *     (thread_fd.c, entries from a reserve filled in process context,
  *     thread_reserve.c), a set-user-ID exec stops profiles
- *     (profile_exec.c).  No sleeping locks and no allocation; the raw
- *     client->lock is the only lock taken there.
+ *     (profile_exec.c).  No sleeping locks and no allocation that may
+ *     sleep (PREEMPT_RT forbids allocating at all with preemption off);
+ *     the raw client->lock is the only lock taken there.
  *
  *   process context
  *     The ioctls, open and release, the module's init and exit, the

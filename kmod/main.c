@@ -11,6 +11,7 @@
 #include "compat.h"
 #include "kprofile.h"
 #include "sampler.h"
+#include "sched_hooks.h"
 
 /* The machine-wide instance; see kprofile.h for its rules. */
 struct kp_device kp_dev;
@@ -31,6 +32,7 @@ static int __init kp_init(void)
 	kp_detect(dev->hw, &dev->desc);
 	kp_sources_init(&dev->sources, &dev->desc);
 
+	kp_sched_hooks_init();
 	ret = kp_access_init();
 	if (ret)
 		goto err;

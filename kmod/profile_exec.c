@@ -14,30 +14,23 @@
  * process's interrupts as not_dumpable, and the statistics say
  * EXEC_STOPPED.  Counts taken before the exec stay in the buckets.
  *
- * The hook runs with preemption off; it walks the started lists under RCU
- * and only sets flags.  Between the new program's first instruction and
- * the hook, a profile of oneself is covered by the hit path's own rule
- * (a non-dumpable address space other than the creator's is not
- * counted).
+ * The hook (sched_hooks.h) walks the started lists under RCU and only
+ * sets flags.  Between the new program's first instruction and the hook,
+ * a profile of oneself is covered by the hit path's own rule (a
+ * non-dumpable address space other than the creator's is not counted).
  */
 #include <linux/binfmts.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
-#include <linux/string.h>
-#include <linux/tracepoint.h>
 
 #include "access.h"
 #include "compat.h"
 #include "kprofile.h"
 #include "profile.h"
+#include "sched_hooks.h"
 
-static struct tracepoint *kp_exec_tp;
-
-static void kp_exec_tp_match(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_process_exec"))
-		*(struct tracepoint **)priv = tp;
-}
+/* The exec hook is registered (the module's sampler only). */
+static bool kp_exec_hooked;
 
 static void kp_profile_on_exec(void *data, struct task_struct *task,
 			       pid_t old_pid, struct linux_binprm *bprm)
@@ -82,20 +75,18 @@ EXPORT_SYMBOL_IF_KP_TEST(kp_profile_exec);
  * the hit path's own rule still hides a non-dumpable program from a
  * profile of oneself.
  *
- * Return: 0, or an error of tracepoint_probe_register().
+ * Return: 0, or an error of kp_sched_hook_register().
  */
 int kp_profile_exec_init(struct kp_sampler *set)
 {
 	int ret;
 
-	for_each_kernel_tracepoint(kp_exec_tp_match, &kp_exec_tp);
-	if (!kp_exec_tp) {
+	if (!kp_sched_hook_found(KP_SCHED_EXEC)) {
 		pr_warn(KP_NAME ": no sched_process_exec tracepoint: profiles of a process that executes a set-user-ID program are not marked EXEC_STOPPED\n");
 		return 0;
 	}
-	ret = tracepoint_probe_register(kp_exec_tp, kp_profile_on_exec, set);
-	if (ret)
-		kp_exec_tp = NULL;
+	ret = kp_sched_hook_register(KP_SCHED_EXEC, kp_profile_on_exec, set);
+	kp_exec_hooked = !ret;
 	return ret;
 }
 
@@ -107,9 +98,9 @@ int kp_profile_exec_init(struct kp_sampler *set)
  */
 void kp_profile_exec_exit(struct kp_sampler *set)
 {
-	if (!kp_exec_tp)
+	if (!kp_exec_hooked)
 		return;
-	tracepoint_probe_unregister(kp_exec_tp, kp_profile_on_exec, set);
-	tracepoint_synchronize_unregister();
-	kp_exec_tp = NULL;
+	kp_sched_hook_unregister(KP_SCHED_EXEC, kp_profile_on_exec, set);
+	kp_sched_hooks_sync();
+	kp_exec_hooked = false;
 }

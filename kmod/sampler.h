@@ -25,11 +25,11 @@
  * of its profiles and streams: what it protects of each is listed in
  * profile.h and stream.h; of the sampler itself, @started, @index
  * (writers), the ProfileTime user count's changes and @time_hooked.
- * Lock order: @lock, then the tracepoint code's mutexes (the ProfileTime
- * sched_switch probe, the streams' probes, registered outside
- * cpus_read_lock() and @tlock); @lock, then cpus_read_lock(),
- * then the timers' @tlock or the hardware layer's lock.  The whole
- * module's order is in locking.h.
+ * Lock order: @lock, then the tracepoint mutexes (sched_hooks.h: the
+ * ProfileTime sched_switch probe and the streams' probes are registered
+ * under @lock, outside cpus_read_lock() and @tlock); @lock, then
+ * cpus_read_lock(), then the timers' @tlock or the hardware layer's lock.
+ * The whole module's order is in locking.h.
  *
  * The interrupt paths (NMI: the overflow consumer; hardirq: the timers'
  * expiry) take no lock and allocate nothing: kp_sampler_sample() reads
@@ -60,7 +60,6 @@ struct mm_struct;
 struct pid;
 struct pt_regs;
 struct task_struct;
-struct tracepoint;
 
 /**
  * struct kp_sample - one interrupt, as the consumers (the profiles' hit
@@ -187,7 +186,6 @@ struct kp_stimer_cpu {
  * @time_hooked: the sched_switch probe is registered: the timers run
  *	      only where ProfileTime counts the current task (written
  *	      under @lock).
- * @switch_tp: the sched_switch tracepoint, or NULL.
  * @timers:   per-CPU ProfileTime timers.
  * @no_regs:  timer expiries without interrupted registers (not counted).
  * @streams:  the sampler's sample streams (stream.h).
@@ -203,7 +201,6 @@ struct kp_sampler {
 	struct mutex tlock;	/* @time_users */
 	unsigned int time_users;
 	bool time_hooked;
-	struct tracepoint *switch_tp;
 	struct kp_stimer_cpu __percpu *timers;
 	atomic64_t no_regs;
 	struct kp_stream_set streams;

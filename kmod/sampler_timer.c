@@ -43,14 +43,13 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <asm/irq_regs.h>
 
 #include "compat.h"
 #include "kprofile.h"
 #include "profile.h"
 #include "sampler.h"
+#include "sched_hooks.h"
 #include "stream.h"
 
 /* ProfileTime's interval is in 100 ns units. */
@@ -195,23 +194,15 @@ static KP_SCHED_SWITCH_PROBE(kp_stimer_on_switch)
 	kp_stimer_set_this_cpu(set, kp_stimer_wanted(set, next));
 }
 
-static void kp_stimer_tp_match(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		*(struct tracepoint **)priv = tp;
-}
-
 /*
  * The first ProfileTime start: hook context switches.  Under the sampler's
- * @lock only: registering takes tracepoints_mutex, then the CPU hotplug
- * lock (static calls), which is taken before @tlock.
+ * @lock only: registering takes the tracepoint mutexes, then the CPU
+ * hotplug lock (static calls), which is taken before @tlock.
  */
 static void kp_stimer_hook(struct kp_sampler *set)
 {
 	lockdep_assert_held(&set->lock);
-	if (!set->switch_tp ||
-	    tracepoint_probe_register(set->switch_tp, kp_stimer_on_switch,
-				      set))
+	if (kp_sched_hook_register(KP_SCHED_SWITCH, kp_stimer_on_switch, set))
 		return;	/* every CPU, as without the probe */
 	WRITE_ONCE(set->time_hooked, true);
 }
@@ -222,8 +213,8 @@ static void kp_stimer_unhook(struct kp_sampler *set)
 	lockdep_assert_held(&set->lock);
 	if (!set->time_hooked)
 		return;
-	tracepoint_probe_unregister(set->switch_tp, kp_stimer_on_switch, set);
-	tracepoint_synchronize_unregister();
+	kp_sched_hook_unregister(KP_SCHED_SWITCH, kp_stimer_on_switch, set);
+	kp_sched_hooks_sync();
 	WRITE_ONCE(set->time_hooked, false);
 }
 
@@ -240,8 +231,6 @@ int kp_stimer_init(struct kp_sampler *set)
 	mutex_init(&set->tlock);
 	set->time_users = 0;
 	set->time_hooked = false;
-	set->switch_tp = NULL;
-	for_each_kernel_tracepoint(kp_stimer_tp_match, &set->switch_tp);
 	atomic64_set(&set->no_regs, 0);
 	set->timers = alloc_percpu(struct kp_stimer_cpu);
 	if (!set->timers) {

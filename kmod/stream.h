@@ -34,7 +34,7 @@
  * START cannot re-publish a node that readers may still be traversing).
  * Lock order: stream @op_lock, then the sampler's @lock, then what
  * sampler.h lists after it (cpus_read_lock(), the timers' @tlock, the
- * hardware layer's lock, the tracepoint code's mutexes; the whole order:
+ * hardware layer's lock, the tracepoint mutexes; the whole order:
  * locking.h).
  *
  * Everything the interrupt paths and the probes read is immutable while
@@ -75,7 +75,6 @@ struct pid;
 struct pid_namespace;
 struct pt_regs;
 struct task_struct;
-struct tracepoint;
 
 /* Followed processes a stream can hold, and probes per lookup. */
 #define KP_FOLLOW_SLOTS		4096
@@ -144,17 +143,11 @@ struct kp_stream_scratch {
  * @nr_started: entries in @list (under the sampler's @lock).
  * @hooked:	the fork, exec and exit probes are registered (under the
  *		sampler's @lock: while a stream is started).
- * @fork_tp:	the sched_process_fork tracepoint, or NULL.
- * @exec_tp:	the sched_process_exec tracepoint, or NULL.
- * @exit_tp:	the sched_process_exit tracepoint, or NULL.
  */
 struct kp_stream_set {
 	struct list_head list;
 	unsigned int nr_started;
 	bool hooked;
-	struct tracepoint *fork_tp;
-	struct tracepoint *exec_tp;
-	struct tracepoint *exit_tp;
 };
 
 /**

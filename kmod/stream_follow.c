@@ -24,13 +24,12 @@
  *
  * The probes
  * ----------
- * sched_process_fork, sched_process_exec and sched_process_exit, found
- * with for_each_kernel_tracepoint() and registered while any stream of
- * the sampler is started (stream.c), with the sampler as their data.
- * Each walks the sampler's started streams under rcu_read_lock() with
- * preemption off (tracepoint probes run preemptible since 7.0: compat.h),
- * so STOP's grace period covers them and their records go to this CPU's
- * ring:
+ * sched_process_fork, sched_process_exec and sched_process_exit
+ * (sched_hooks.h), registered while any stream of the sampler is started
+ * (stream.c), with the sampler as their data.  Each walks the sampler's
+ * started streams under rcu_read_lock() with preemption off, which it
+ * takes itself (the probes' context: sched_hooks.h), so STOP's grace
+ * period covers them and their records go to this CPU's ring:
  *
  * - fork of a new process (not a thread) whose parent is followed, by a
  *   stream with INHERIT: the child is followed, and a FORK record written;
@@ -54,12 +53,12 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint.h>
 
 #include "access.h"
 #include "compat.h"
 #include "kprofile.h"
 #include "sampler.h"
+#include "sched_hooks.h"
 #include "stream.h"
 
 static unsigned int kp_follow_hash(const struct pid *pid)
@@ -314,18 +313,6 @@ static KP_SCHED_EXIT_PROBE(kp_stream_on_exit)
 	kp_stream_exit(data, task, KP_SCHED_EXIT_GROUP_DEAD(task));
 }
 
-static void kp_stream_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct kp_stream_set *ss = priv;
-
-	if (!strcmp(tp->name, "sched_process_fork"))
-		ss->fork_tp = tp;
-	else if (!strcmp(tp->name, "sched_process_exec"))
-		ss->exec_tp = tp;
-	else if (!strcmp(tp->name, "sched_process_exit"))
-		ss->exit_tp = tp;
-}
-
 /**
  * kp_stream_set_init() - set up a sampler's streams (none yet).
  * @set: the sampler.
@@ -337,10 +324,6 @@ void kp_stream_set_init(struct kp_sampler *set)
 	INIT_LIST_HEAD(&ss->list);
 	ss->nr_started = 0;
 	ss->hooked = false;
-	ss->fork_tp = NULL;
-	ss->exec_tp = NULL;
-	ss->exit_tp = NULL;
-	for_each_kernel_tracepoint(kp_stream_tp_match, ss);
 }
 
 /**
@@ -353,16 +336,23 @@ void kp_stream_set_exit(struct kp_sampler *set)
 	WARN_ON_ONCE(set->streams.hooked);
 }
 
+/* The probes, in the order they are registered. */
+static const struct kp_sched_probe kp_stream_probes[] = {
+	{ KP_SCHED_FORK, kp_stream_on_fork },
+	{ KP_SCHED_EXEC, kp_stream_on_exec },
+	{ KP_SCHED_EXIT, kp_stream_on_exit },
+};
+
 /**
  * kp_stream_hook() - register the fork, exec and exit probes: the first
  *	stream of the sampler starts.
  * @set: the sampler.
  *
- * Context: process; the sampler's @lock held (the tracepoint code's mutexes
+ * Context: process; the sampler's @lock held (the tracepoint mutexes
  * come after it).
  *
  * Return: 0; -EOPNOTSUPP when the kernel lacks the tracepoints; an error
- * of tracepoint_probe_register().
+ * of kp_sched_hooks_register().
  */
 int kp_stream_hook(struct kp_sampler *set)
 {
@@ -372,26 +362,12 @@ int kp_stream_hook(struct kp_sampler *set)
 	lockdep_assert_held(&set->lock);
 	if (ss->hooked)
 		return 0;
-	if (!ss->fork_tp || !ss->exec_tp || !ss->exit_tp)
-		return -EOPNOTSUPP;
-	ret = tracepoint_probe_register(ss->fork_tp, kp_stream_on_fork, set);
+	ret = kp_sched_hooks_register(kp_stream_probes,
+				      ARRAY_SIZE(kp_stream_probes), set);
 	if (ret)
 		return ret;
-	ret = tracepoint_probe_register(ss->exec_tp, kp_stream_on_exec, set);
-	if (ret)
-		goto err_fork;
-	ret = tracepoint_probe_register(ss->exit_tp, kp_stream_on_exit, set);
-	if (ret)
-		goto err_exec;
 	ss->hooked = true;
 	return 0;
-
-err_exec:
-	tracepoint_probe_unregister(ss->exec_tp, kp_stream_on_exec, set);
-err_fork:
-	tracepoint_probe_unregister(ss->fork_tp, kp_stream_on_fork, set);
-	tracepoint_synchronize_unregister();
-	return ret;
 }
 
 /**
@@ -408,9 +384,7 @@ void kp_stream_unhook(struct kp_sampler *set)
 	lockdep_assert_held(&set->lock);
 	if (!ss->hooked)
 		return;
-	tracepoint_probe_unregister(ss->exit_tp, kp_stream_on_exit, set);
-	tracepoint_probe_unregister(ss->exec_tp, kp_stream_on_exec, set);
-	tracepoint_probe_unregister(ss->fork_tp, kp_stream_on_fork, set);
-	tracepoint_synchronize_unregister();
+	kp_sched_hooks_unregister(kp_stream_probes,
+				  ARRAY_SIZE(kp_stream_probes), set);
 	ss->hooked = false;
 }

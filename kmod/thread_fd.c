@@ -6,17 +6,16 @@
  * scheduler hooks that drive the accounting in thread.c.
  *
  * Hooks: the sched_switch, sched_process_fork, sched_process_exit and
- * sched_process_exec tracepoints, found with for_each_kernel_tracepoint() and registered
- * with the client as their data while the client lives.  Preempt
- * notifiers were the alternative; they are per task and can only be
- * unregistered by the task itself, so a client closed while its threads
- * run (or sleep forever) could not take them back, and the KUnit kernels
- * lack CONFIG_PREEMPT_NOTIFIERS.  The probes take no sleeping lock and
- * never allocate (fork takes a preallocated entry: thread_reserve.c).
- * sched_switch runs with interrupts off; the fork and exit probes run
- * preemptible since 7.0 (compat.h), so they take the RCU read side
- * (fork's lookup) and the preemption-off section (exit's accounting, on
- * this CPU) themselves.
+ * sched_process_exec tracepoints (sched_hooks.h), registered with the
+ * client as their data while the client lives.  Preempt notifiers were
+ * the alternative; they are per task and can only be unregistered by the
+ * task itself, so a client closed while its threads run (or sleep
+ * forever) could not take them back, and the KUnit kernels lack
+ * CONFIG_PREEMPT_NOTIFIERS.  The probes take no sleeping lock and never
+ * allocate (fork takes a preallocated entry: thread_reserve.c).  In the
+ * probes' context (sched_hooks.h) they take the RCU read side (fork's
+ * lookup) and the preemption-off section (exit's and exec's accounting,
+ * on this CPU) themselves.
  */
 #include <linux/anon_inodes.h>
 #include <linux/binfmts.h>
@@ -32,35 +31,13 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
 #include "access.h"
 #include "compat.h"
 #include "kprofile.h"
+#include "sched_hooks.h"
 #include "thread.h"
-
-/* The tracepoints the hooks use. */
-struct kp_thread_tps {
-	struct tracepoint *sched_switch;
-	struct tracepoint *fork;
-	struct tracepoint *exit;
-	struct tracepoint *exec;
-};
-
-static void kp_thread_tp_match(struct tracepoint *tp, void *priv)
-{
-	struct kp_thread_tps *tps = priv;
-
-	if (!strcmp(tp->name, "sched_switch"))
-		tps->sched_switch = tp;
-	else if (!strcmp(tp->name, "sched_process_fork"))
-		tps->fork = tp;
-	else if (!strcmp(tp->name, "sched_process_exit"))
-		tps->exit = tp;
-	else if (!strcmp(tp->name, "sched_process_exec"))
-		tps->exec = tp;
-}
 
 static KP_SCHED_SWITCH_PROBE(kp_thread_on_switch)
 {
@@ -122,72 +99,65 @@ static void kp_thread_on_exec(void *data, struct task_struct *task,
 	preempt_enable();
 }
 
-static void kp_thread_unhook(struct kp_thread_client *c,
-			     const struct kp_thread_tps *tps)
+/*
+ * The probes, in the order they are registered; fork, last, only with
+ * KPROFILE_THREAD_INHERIT.
+ */
+static const struct kp_sched_probe kp_thread_probes[] = {
+	{ KP_SCHED_SWITCH, kp_thread_on_switch },
+	{ KP_SCHED_EXIT, kp_thread_on_exit },
+	{ KP_SCHED_EXEC, kp_thread_on_exec },
+	{ KP_SCHED_FORK, kp_thread_on_fork },
+};
+
+/* The probes @c registers: all, or all but fork. */
+static unsigned int kp_thread_nr_probes(const struct kp_thread_client *c)
+{
+	unsigned int n = ARRAY_SIZE(kp_thread_probes);
+
+	return c->flags & KPROFILE_THREAD_INHERIT ? n : n - 1;
+}
+
+static void kp_thread_unhook(struct kp_thread_client *c)
 {
 	if (!c->hooked)
 		return;
-	if (c->flags & KPROFILE_THREAD_INHERIT)
-		tracepoint_probe_unregister(tps->fork, kp_thread_on_fork, c);
-	tracepoint_probe_unregister(tps->exec, kp_thread_on_exec, c);
-	tracepoint_probe_unregister(tps->exit, kp_thread_on_exit, c);
-	tracepoint_probe_unregister(tps->sched_switch, kp_thread_on_switch, c);
 	/* No probe runs with @c after this. */
-	tracepoint_synchronize_unregister();
+	kp_sched_hooks_unregister(kp_thread_probes, kp_thread_nr_probes(c), c);
 	c->hooked = false;
 }
 
-static int kp_thread_hook(struct kp_thread_client *c,
-			  struct kp_thread_tps *tps, char *reason, size_t len)
+static int kp_thread_hook(struct kp_thread_client *c, char *reason,
+			  size_t len)
 {
+	unsigned int i;
 	int ret;
 
-	memset(tps, 0, sizeof(*tps));
-	for_each_kernel_tracepoint(kp_thread_tp_match, tps);
-	if (!tps->sched_switch || !tps->fork || !tps->exit || !tps->exec) {
-		scnprintf(reason, len,
-			  "the kernel has no sched_switch/sched_process_* tracepoints (CONFIG_TRACEPOINTS)");
-		return -EOPNOTSUPP;
+	/* All four must exist, fork even without INHERIT. */
+	for (i = 0; i < ARRAY_SIZE(kp_thread_probes); i++) {
+		if (!kp_sched_hook_found(kp_thread_probes[i].hook)) {
+			scnprintf(reason, len,
+				  "the kernel has no sched_switch/sched_process_* tracepoints (CONFIG_TRACEPOINTS)");
+			return -EOPNOTSUPP;
+		}
 	}
-	ret = tracepoint_probe_register(tps->sched_switch, kp_thread_on_switch,
-					c);
-	if (ret)
-		goto err;
-	ret = tracepoint_probe_register(tps->exit, kp_thread_on_exit, c);
-	if (ret)
-		goto err_switch;
-	ret = tracepoint_probe_register(tps->exec, kp_thread_on_exec, c);
-	if (ret)
-		goto err_exit;
-	if (c->flags & KPROFILE_THREAD_INHERIT) {
-		ret = tracepoint_probe_register(tps->fork, kp_thread_on_fork, c);
-		if (ret)
-			goto err_exec;
+	ret = kp_sched_hooks_register(kp_thread_probes, kp_thread_nr_probes(c),
+				      c);
+	if (ret) {
+		scnprintf(reason, len,
+			  "registering the scheduler hooks failed: %d", ret);
+		return ret;
 	}
 	c->hooked = true;
 	return 0;
-
-err_exec:
-	tracepoint_probe_unregister(tps->exec, kp_thread_on_exec, c);
-err_exit:
-	tracepoint_probe_unregister(tps->exit, kp_thread_on_exit, c);
-err_switch:
-	tracepoint_probe_unregister(tps->sched_switch, kp_thread_on_switch, c);
-	tracepoint_synchronize_unregister();
-err:
-	scnprintf(reason, len, "registering the scheduler hooks failed: %d",
-		  ret);
-	return ret;
 }
 
 /**
  * struct kp_thread_file - what a thread-profiling fd owns.
  * @client: the client.
- * @tps:    the tracepoints its hooks are on.
  */
 struct kp_thread_file {
 	struct kp_thread_client *client;
-	struct kp_thread_tps tps;
 };
 
 static long kp_thread_ioctl_read(struct kp_thread_client *c,
@@ -260,7 +230,7 @@ static int kp_thread_fd_release(struct inode *inode, struct file *file)
 {
 	struct kp_thread_file *f = file->private_data;
 
-	kp_thread_unhook(f->client, &f->tps);
+	kp_thread_unhook(f->client);
 	kp_thread_client_free(f->client);
 	kfree(f);
 	return 0;
@@ -353,7 +323,7 @@ long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp)
 		goto out_f;
 	}
 	f->client = c;
-	ret = kp_thread_hook(c, &f->tps, reason, sizeof(reason));
+	ret = kp_thread_hook(c, reason, sizeof(reason));
 	if (ret)
 		goto out_client;
 	e = kp_thread_join(c, task, GFP_KERNEL);
@@ -373,7 +343,7 @@ long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp)
 	return ret;
 
 out_hooks:
-	kp_thread_unhook(c, &f->tps);
+	kp_thread_unhook(c);
 out_client:
 	kp_thread_client_free(c);
 out_f:

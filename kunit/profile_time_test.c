@@ -17,6 +17,7 @@
 #include <linux/jiffies.h>
 #include <linux/sched.h>
 
+#include "../kmod/sched_hooks.h"
 #include "profile_fixture.h"
 #include "sources_fixture.h"
 
@@ -234,7 +235,7 @@ static void kp_time_only_where_target_runs(struct kunit *test)
 
 	if (!cpu_online(0) || !cpu_online(1))
 		kunit_skip(test, "needs CPUs 0 and 1 online");
-	if (!f->set.switch_tp)
+	if (!kp_sched_hook_found(KP_SCHED_SWITCH))
 		kunit_skip(test, "no sched_switch tracepoint: every CPU ticks");
 	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old, GFP_KERNEL));
 	cpumask_copy(old, current->cpus_ptr);
