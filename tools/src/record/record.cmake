@@ -157,3 +157,10 @@ if(Python3_FOUND)
 			--protoc ${Protobuf_PROTOC_EXECUTABLE})
 	set_tests_properties(report_exports PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# The host benchmark of record --call-graph dwarf's sample path
+# (testing/bench/record_cost.cpp): built on request only, not a test.
+#   cmake --build build/tool --target kp_bench_record
+add_executable(kp_bench_record EXCLUDE_FROM_ALL
+	${KP_RECORD_DIR}/../../../testing/bench/record_cost.cpp)
+target_link_libraries(kp_bench_record PRIVATE kprofile_record)

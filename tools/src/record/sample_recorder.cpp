@@ -74,6 +74,13 @@ SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook b
 	book_.fed(side_band_complete());
 }
 
+SampleRecorder::SampleRecorder(std::unique_ptr<Stream> stream, SampleOptions opts, MapsBook book)
+	: opts_(std::move(opts)), book_(std::move(book)), stream_(std::move(stream))
+{
+	mode_ = stream_->request().mode;
+	book_.fed(false);
+}
+
 std::vector<int> SampleRecorder::side_band_fds() const
 {
 	return side_ ? side_->fds() : std::vector<int>();

@@ -59,6 +59,10 @@ public:
 	// --user; when the module refuses it (EPERM, EACCES) and --kernel was
 	// not given, user mode is recorded with a note.  Throws Failure.
 	SampleRecorder(const Device &dev, SampleOptions opts, MapsBook book = MapsBook());
+	// Over a stream made already (Stream::over(): the tests' and the host
+	// benchmark's rings), with no side band: the mappings come from
+	// @book's reader.  @opts' stream fields are not used.
+	SampleRecorder(std::unique_ptr<Stream> stream, SampleOptions opts, MapsBook book);
 
 	void observe(RecordObserver o) { observer_ = std::move(o); }
 	// Start the stream and read the target's maps (@root; 0 for none);

@@ -193,6 +193,18 @@ std::unique_ptr<Stream> Stream::create(const Device &dev, const StreamRequest &r
 	return s;
 }
 
+std::unique_ptr<Stream> Stream::over(void *mem, std::size_t ring_bytes, unsigned nr_rings,
+				     StreamRequest req)
+{
+	auto s = std::make_unique<Stream>(UniqueFd(), std::move(req));
+
+	s->rings_.reserve(nr_rings);
+	for (unsigned i = 0; i < nr_rings; i++)
+		s->rings_.emplace_back(static_cast<unsigned char *>(mem) + i * ring_bytes, ring_bytes,
+				       i);
+	return s;
+}
+
 kprofile_stream_info Stream::info() const
 {
 	kprofile_stream_info si{};

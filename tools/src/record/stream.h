@@ -94,6 +94,13 @@ public:
 	static std::unique_ptr<Stream> create(const Device &dev, const StreamRequest &req);
 	// An fd KPROFILE_IOC_CREATE_STREAM returned, not mapped yet (create()).
 	Stream(UniqueFd fd, StreamRequest req) : fd_(std::move(fd)), req_(std::move(req)) {}
+	// @nr_rings rings of @ring_bytes each, back to back at @mem, laid
+	// out as the module's (a kprofile_stream_page, then the data area),
+	// in memory the caller owns and keeps: no fd (start() fails, info()
+	// is zeroes).  For the tests and the host benchmark, which write the
+	// records themselves.
+	static std::unique_ptr<Stream> over(void *mem, std::size_t ring_bytes, unsigned nr_rings,
+					    StreamRequest req);
 
 	void start();
 	void stop();	// idempotent; errors ignored
