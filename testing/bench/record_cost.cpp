@@ -6,7 +6,7 @@
 // a ring laid out as the module's, drained by record's own code
 // (RingReader, SampleRecorder, drained at a quarter of the ring as the
 // module's watermark wakes record), then record's end: SampleRecorder::
-// data() and write_file().  Prints each phase's time and page faults, and
+// take_data() and write_file().  Prints each phase's time and page faults, and
 // the cost per sample; with several N, the marginal cost per sample
 // between the first and the last (what a longer recording adds).
 //
@@ -210,7 +210,7 @@ Phases run(std::size_t n, std::size_t stack, const std::string &out)
 	ProfileData d;
 	d.target = "command";
 	d.command = {"wl"};
-	d.samples = rec.data([&d](const std::string &path) {
+	d.samples = rec.take_data([&d](const std::string &path) {
 		for (std::size_t o = 0; o < d.objects.size(); o++)
 			if (d.objects[o].path == path)
 				return static_cast<int>(o);

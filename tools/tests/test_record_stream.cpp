@@ -12,7 +12,9 @@
 
 #include <linux/kprofile.h>
 
+#include "record/maps_book.h"
 #include "record/record_codec.h"
+#include "record/sample_recorder.h"
 #include "record/stream.h"
 
 using namespace kprofile::record;
@@ -362,4 +364,73 @@ TEST(RecordStream, RingPagesArePowersOfTwo)
 	EXPECT_EQ(check_ring_pages(1024), "");
 	EXPECT_NE(check_ring_pages(3), "");
 	EXPECT_NE(check_ring_pages(2048), "");
+}
+
+// record's end with --call-graph dwarf: the samples it kept are handed to
+// the file, not copied (each holds a stack copy of up to 8 KiB; copying
+// them all was a good part of record's cost per sample,
+// docs/performance.md).  The stack bytes the observer saw decoded are the
+// very ones take_data() returns, and the recorder keeps none after.
+TEST(RecordStream, TakeDataHandsOverTheDecodedStackCopies)
+{
+	FakeRing ring(8);
+	std::vector<std::string> stacks;
+	for (int i = 0; i < 3; i++) {
+		SampleRecord s = sample(10 + i, {0x401000 + 16U * i, 0x402000});
+		s.flags |= KPROFILE_SAMPLE_STACK;
+		s.regs.assign(KPROFILE_USER_REGS, 0x7ffc0000 + i);
+		s.stack.assign(1000 + 8 * i, static_cast<char>('a' + i));
+		stacks.push_back(s.stack);
+		ASSERT_TRUE(ring.write(enc(s)));
+	}
+	ASSERT_TRUE(ring.write(enc(TaskRecord{TaskKind::Fork, 11, 1, 200, 200, 100, ""})));
+	ring.publish();
+
+	StreamRequest req;
+	req.flags = KPROFILE_STREAM_CALLCHAIN | KPROFILE_STREAM_USER_STACK;
+	req.mode = KPROFILE_MODE_USER;
+	req.sources = {0};
+	req.stack_bytes = 8192;
+	SampleOptions opts;
+	opts.pid = 100;
+	opts.sources = {0};
+	opts.stack_bytes = 8192;
+	ProcReader proc;
+	proc.maps = [](pid_t) -> std::optional<std::vector<Mapping>> {
+		return std::vector<Mapping>{{0x400000, 0x410000, "r-xp", 0, "/bin/prog"}};
+	};
+	proc.comm = [](pid_t) { return std::string("prog"); };
+	proc.now = [] { return std::uint64_t(1); };
+	SampleRecorder rec(Stream::over(ring.page(), ring.bytes(), 1, req), opts,
+			   MapsBook(proc));
+	std::vector<const char *> seen;
+	RecordObserver obs;
+	obs.sample = [&seen](const SampleRecord &s) { seen.push_back(s.stack.data()); };
+	rec.observe(obs);
+	rec.drain();
+	ASSERT_EQ(rec.sample_count(), 3U);
+	ASSERT_EQ(rec.task_count(), 1U);
+	EXPECT_EQ(ring.tail(), ring.head()) << "the ring's space is freed";
+
+	std::vector<std::string> objects;
+	auto index = [&objects](const std::string &path) {
+		objects.push_back(path);
+		return static_cast<int>(objects.size() - 1);
+	};
+	const SampleData d = rec.take_data(index);
+	ASSERT_EQ(d.samples.size(), 3U);
+	for (std::size_t i = 0; i < 3; i++) {
+		EXPECT_EQ(d.samples[i].stack, stacks[i]);
+		EXPECT_EQ(d.samples[i].stack.data(), seen[i]) << "sample " << i << "'s stack was copied";
+		EXPECT_EQ(d.samples[i].regs.size(), std::size_t(KPROFILE_USER_REGS));
+	}
+	ASSERT_EQ(d.tasks.size(), 1U);
+	EXPECT_EQ(d.tasks[0].pid, 200);
+	EXPECT_EQ(d.stack_bytes, 8192U);
+	EXPECT_EQ(rec.sample_count(), 0U);
+	EXPECT_EQ(rec.task_count(), 0U);
+	const SampleData again = rec.take_data(index);
+	EXPECT_TRUE(again.present);
+	EXPECT_TRUE(again.samples.empty());
+	EXPECT_TRUE(again.tasks.empty());
 }

@@ -535,7 +535,7 @@ void Run::stop()
 	restore_intervals();
 }
 
-ProfileData Run::data() const
+ProfileData Run::data()
 {
 	ProfileData d = session_->snapshot();
 
@@ -546,7 +546,7 @@ ProfileData Run::data() const
 		d.command = args_.command;
 	}
 	if (samples_)
-		d.samples = samples_->data([&d](const std::string &path) { return object_index(d, path); });
+		d.samples = samples_->take_data([&d](const std::string &path) { return object_index(d, path); });
 	return d;
 }
 

@@ -87,7 +87,10 @@ public:
 	std::optional<int> command_exit() const { return command_exit_; }
 	bool interrupted() const;
 	const TargetArgs &args() const { return args_; }
-	ProfileData data() const;
+	// The recording as it is now; the sample stream's records (record
+	// -g) are handed over, not copied: a later call has none of them
+	// (SampleRecorder::take_data()).
+	ProfileData data();
 
 private:
 	TargetArgs args_;

@@ -243,7 +243,7 @@ void SampleRecorder::stop()
 		notes_.push_back(p);
 }
 
-SampleData SampleRecorder::data(const std::function<int(const std::string &)> &object_index) const
+SampleData SampleRecorder::take_data(const std::function<int(const std::string &)> &object_index)
 {
 	SampleData d;
 	auto by_time = [](const auto &a, const auto &b) { return a.time < b.time; };
@@ -269,10 +269,16 @@ SampleData SampleRecorder::data(const std::function<int(const std::string &)> &o
 	d.not_dumpable = not_dumpable_;
 	d.filtered = filtered_;
 	d.problems = problems_;
-	d.samples = samples_;
-	std::stable_sort(d.samples.begin(), d.samples.end(), by_time);
-	d.tasks = tasks_;
-	std::stable_sort(d.tasks.begin(), d.tasks.end(), by_time);
+	// Each drain passes its records on in time order: sorted already,
+	// unless a ring read earlier in a drain held a later record.
+	d.samples = std::move(samples_);
+	samples_.clear();
+	if (!std::is_sorted(d.samples.begin(), d.samples.end(), by_time))
+		std::stable_sort(d.samples.begin(), d.samples.end(), by_time);
+	d.tasks = std::move(tasks_);
+	tasks_.clear();
+	if (!std::is_sorted(d.tasks.begin(), d.tasks.end(), by_time))
+		std::stable_sort(d.tasks.begin(), d.tasks.end(), by_time);
 	d.maps = book_.resolve(object_index);
 	return d;
 }

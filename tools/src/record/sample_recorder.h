@@ -90,7 +90,11 @@ public:
 
 	// What record keeps: records in time order, and the maps snapshots
 	// with objects named by @object_index (a path -> ProfileData index).
-	SampleData data(const std::function<int(const std::string &)> &object_index) const;
+	// The samples and task records are moved out, not copied (with
+	// --call-graph dwarf each holds a stack copy of up to 8 KiB): once
+	// taken, sample_count() and task_count() are 0 and a second call
+	// returns none of them.
+	SampleData take_data(const std::function<int(const std::string &)> &object_index);
 
 	const std::vector<std::string> &notes() const { return notes_; }
 	std::uint64_t lost() const { return lost_; }

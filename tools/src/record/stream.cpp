@@ -70,7 +70,9 @@ std::size_t RingReader::drain(const RecordSink &sink)
 		// A record never wraps: it must fit before both data_head and
 		// the end of the area.
 		const std::uint64_t avail = std::min(head - tail, size_ - off);
-		const Decoded d = decode_record(data_ + off, static_cast<std::size_t>(avail));
+		// Not const: the record (its stack copy, with --call-graph dwarf)
+		// is moved to @sink, not copied.
+		Decoded d = decode_record(data_ + off, static_cast<std::size_t>(avail));
 
 		if (!d.error.empty()) {
 			fail(fmt::format("at byte {} of its data ({} written, {} read): {}", off, head,
