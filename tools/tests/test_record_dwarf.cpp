@@ -20,6 +20,7 @@
 #include "fixtures/unwind_capture.h"
 #include "record/maps.h"
 #include "record/perf_map.h"
+#include "record/profile_file.h"
 #include "record/record_codec.h"
 #include "record/resolver.h"
 #include "record/runner.h"
@@ -89,6 +90,95 @@ TEST(RecordDwarf, StackCopyRoundTripsThroughTheCodec)
 	std::uint32_t flags = s.flags;
 	std::memcpy(shortrec.data() + offsetof(kprofile_record_sample, flags), &flags, 4);
 	EXPECT_FALSE(decode_record(shortrec.data(), shortrec.size()).error.empty());
+}
+
+// The file's sample section is written from pieces (the stack copies
+// where they lie, not copied into one buffer, profile_file.cpp): the file
+// write_file() writes is serialize()'s bytes, its section is the records
+// encode_record() gives in time order, and it reads back whole.
+TEST(RecordDwarf, FileWrittenFromPiecesIsTheSerializedOne)
+{
+	ProfileData d;
+	d.target = "command";
+	d.command = {"prog"};
+	d.samples.present = d.samples.callchain = true;
+	d.samples.stack_bytes = 8192;
+	d.samples.vdso = std::string("\x7f" "ELF fake vdso", 14);
+	SampleRecord odd = stack_sample();		// 13 bytes: 3 of padding
+	SampleRecord big = stack_sample();
+	big.time = 9;
+	big.flags &= ~KPROFILE_SAMPLE_STACK_SHORT;
+	for (int i = 0; i < 5000; i++)
+		big.stack.push_back(static_cast<char>(i * 7));
+	SampleRecord empty = stack_sample();		// a copy of no bytes
+	empty.time = 11;
+	empty.stack.clear();
+	SampleRecord fp = stack_sample();		// no STACK: no registers
+	fp.time = 12;
+	fp.flags = KPROFILE_SAMPLE_USER;
+	fp.regs.clear();
+	fp.stack.clear();
+	d.samples.samples = {odd, big, empty, fp};
+	d.samples.tasks = {TaskRecord{TaskKind::Fork, 8, 0, 43, 43, 42, ""},
+			   TaskRecord{TaskKind::Exit, 20, 0, 43, 43, 0, ""}};
+
+	std::string section;
+	encode_record(section, odd);
+	encode_record(section, d.samples.tasks[0]);
+	encode_record(section, big);
+	encode_record(section, empty);
+	encode_record(section, fp);
+	encode_record(section, d.samples.tasks[1]);
+	const std::string bytes = serialize(d);
+	ASSERT_GE(bytes.size(), section.size());
+	EXPECT_EQ(bytes.substr(bytes.size() - section.size()), section);
+
+	char path[] = "/tmp/kp_dwarf_file_XXXXXX";
+	const int fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	write_file(path, d);
+	std::ifstream in(path, std::ios::binary);
+	const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	unlink(path);
+	EXPECT_EQ(written, bytes);
+
+	const ProfileData e = parse(written);
+	ASSERT_EQ(e.samples.samples.size(), 4U);
+	EXPECT_EQ(e.samples.samples[0].stack, odd.stack);
+	EXPECT_EQ(e.samples.samples[1].stack, big.stack);
+	EXPECT_EQ(e.samples.samples[1].regs, big.regs);
+	EXPECT_TRUE(e.samples.samples[2].stack.empty());
+	EXPECT_TRUE(e.samples.samples[3].regs.empty());
+	EXPECT_EQ(e.samples.tasks.size(), 2U);
+	EXPECT_EQ(e.samples.vdso, d.samples.vdso);
+}
+
+// More pieces than one writev() takes (IOV_MAX, 1024 on Linux): written
+// in turns, in order.
+TEST(RecordDwarf, FileOfMoreStackCopiesThanOneWritevTakes)
+{
+	ProfileData d;
+	d.samples.present = d.samples.callchain = true;
+	d.samples.stack_bytes = 8192;
+	for (int i = 0; i < 1500; i++) {
+		SampleRecord s = stack_sample();
+		s.time = 100 + i;
+		s.stack = fmt::format("stack copy {:5}", i);
+		d.samples.samples.push_back(std::move(s));
+	}
+	char path[] = "/tmp/kp_dwarf_many_XXXXXX";
+	const int fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	close(fd);
+	write_file(path, d);
+	std::ifstream in(path, std::ios::binary);
+	const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	unlink(path);
+	EXPECT_EQ(written, serialize(d));
+	const ProfileData e = parse(written);
+	ASSERT_EQ(e.samples.samples.size(), 1500U);
+	EXPECT_EQ(e.samples.samples[1499].stack, "stack copy  1499");
 }
 
 TEST(RecordDwarf, PerfMapParsedAsPerfDoes)

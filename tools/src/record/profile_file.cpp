@@ -3,9 +3,10 @@
 #include "record/profile_file.h"
 #include "unique_fd.h"
 
-#include <array>
+#include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -14,11 +15,13 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "record/crc32.h"
 #include "record/json_field.h"
 #include "record/sample_file.h"
 
@@ -84,28 +87,6 @@ std::uint64_t count_nonzero(const std::vector<std::uint32_t> &buckets)
 	for (std::uint32_t b : buckets)
 		n += b != 0;
 	return n;
-}
-
-// CRC-32 (IEEE 802.3, as zlib's crc32()) of @len bytes at @p: each data
-// section's checksum in the header, so that a damaged file is told from a
-// cut one.
-std::uint32_t crc32(const char *p, std::size_t len)
-{
-	static const auto table = [] {
-		std::array<std::uint32_t, 256> t{};
-		for (std::uint32_t i = 0; i < 256; i++) {
-			std::uint32_t c = i;
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320U ^ (c >> 1) : c >> 1;
-			t[i] = c;
-		}
-		return t;
-	}();
-	std::uint32_t c = 0xffffffffU;
-
-	for (std::size_t i = 0; i < len; i++)
-		c = table[(c ^ static_cast<unsigned char>(p[i])) & 0xff] ^ (c >> 8);
-	return c ^ 0xffffffffU;
 }
 
 // Where a range's buckets lie in the data area: version 1 stores every
@@ -187,7 +168,19 @@ std::optional<RangeKind> range_kind_from_name(const std::string &name)
 	return std::nullopt;
 }
 
-std::string serialize(const ProfileData &data)
+namespace {
+
+// The file's bytes in order: the preamble and header, the bucket data,
+// and the sample section, whose stack copies stay where they lie in @data
+// (sample_file.h): write_file() writes them from there, with no copy of
+// the whole file in memory.
+struct FileImage {
+	std::string head;
+	std::string buckets;
+	SampleSection samples;
+};
+
+FileImage file_image(const ProfileData &data)
 {
 	json header;
 	std::uint64_t data_offset = 0;
@@ -234,7 +227,7 @@ std::string serialize(const ProfileData &data)
 			{"unavailable", r.unavailable}, {"wrong_mode", r.wrong_mode},
 			{"buckets", r.buckets.size()}, {"data_offset", data_offset},
 			{"encoding", sp ? "sparse" : "dense"}, {"nonzero", nonzero},
-			{"crc32", crc32(bucket_bytes.data() + start, bucket_bytes.size() - start)},
+			{"crc32", crc32(0, bucket_bytes.data() + start, bucket_bytes.size() - start)},
 		};
 		if (r.pid)
 			range["pid"] = r.pid;
@@ -252,10 +245,11 @@ std::string serialize(const ProfileData &data)
 						       {"comm", p.comm}});
 	}
 	// The sample section follows the bucket data (version 3).
-	std::string sample_bytes;
+	FileImage im;
 	if (data.samples.present) {
-		header["samples"] = samples_header(data.samples, data_offset, sample_bytes);
-		header["samples"]["crc32"] = crc32(sample_bytes.data(), sample_bytes.size());
+		im.samples = sample_section(data.samples);
+		header["samples"] = samples_header(data.samples, data_offset, im.samples);
+		header["samples"]["crc32"] = im.samples.crc;
 	}
 
 	std::string text = header.dump();
@@ -263,13 +257,26 @@ std::string serialize(const ProfileData &data)
 	while ((kPreambleSize + text.size()) % 4)
 		text.push_back(' ');
 
-	std::string out(kFileMagic, sizeof(kFileMagic));
-	put_le(out, kFileVersion, 4);
-	put_le(out, 0, 4);
-	put_le(out, text.size(), 8);
-	out += text;
-	out += bucket_bytes;
-	out += sample_bytes;
+	im.head.assign(kFileMagic, sizeof(kFileMagic));
+	put_le(im.head, kFileVersion, 4);
+	put_le(im.head, 0, 4);
+	put_le(im.head, text.size(), 8);
+	im.head += text;
+	im.buckets = std::move(bucket_bytes);
+	return im;
+}
+
+} // namespace
+
+std::string serialize(const ProfileData &data)
+{
+	const FileImage im = file_image(data);
+	std::string out;
+
+	out.reserve(im.head.size() + im.buckets.size() + im.samples.size);
+	out += im.head;
+	out += im.buckets;
+	im.samples.append_to(out);
 	return out;
 }
 
@@ -286,7 +293,7 @@ bool crc_ok(const json &j, const char *p, std::uint64_t len)
 	const auto it = j.find("crc32");
 
 	return it == j.end() || !it->is_number_unsigned() ||
-	       it->get<std::uint64_t>() == crc32(p, static_cast<std::size_t>(len));
+	       it->get<std::uint64_t>() == crc32(0, p, static_cast<std::size_t>(len));
 }
 
 } // namespace
@@ -498,11 +505,34 @@ struct TmpFile {
 	}
 };
 
+// Write all of @iov to @fd (a short write goes on where it stopped).
+void write_iov(int fd, std::vector<iovec> &iov, const std::string &name)
+{
+	std::size_t i = 0;
+
+	while (i < iov.size()) {
+		const int cnt = static_cast<int>(std::min<std::size_t>(iov.size() - i, IOV_MAX));
+		ssize_t n = ::writev(fd, iov.data() + i, cnt);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			throw FormatError("cannot write " + name + ": " + std::strerror(errno));
+		for (auto done = static_cast<std::size_t>(n); done && i < iov.size();) {
+			const std::size_t k = std::min(done, iov[i].iov_len);
+			iov[i].iov_base = static_cast<char *>(iov[i].iov_base) + k;
+			iov[i].iov_len -= k;
+			done -= k;
+			if (!iov[i].iov_len)
+				i++;
+		}
+	}
+}
+
 } // namespace
 
 void write_file(const std::string &path, const ProfileData &data)
 {
-	const std::string bytes = serialize(data);
+	const FileImage im = file_image(data);
 	const bool secret = holds_kernel_addresses(data);
 	TmpFile tmp;
 
@@ -518,15 +548,17 @@ void write_file(const std::string &path, const ProfileData &data)
 	tmp.fd.reset(fd);
 	if (!secret && ::fchmod(fd, 0666 & ~current_umask()) != 0)
 		throw FormatError("cannot set the mode of " + tmp.path + ": " + std::strerror(errno));
-	std::size_t done = 0;
-	while (done < bytes.size()) {
-		const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			throw FormatError("cannot write " + tmp.path + ": " + std::strerror(errno));
-		done += static_cast<std::size_t>(n);
-	}
+	// The pieces as they lie, IOV_MAX at a time: the stack copies of
+	// --call-graph dwarf are not copied again in memory.
+	std::vector<iovec> iov;
+	auto add = [&iov](const char *p, std::size_t len) {
+		if (len)
+			iov.push_back({const_cast<char *>(p), len});
+	};
+	add(im.head.data(), im.head.size());
+	add(im.buckets.data(), im.buckets.size());
+	im.samples.each(add);
+	write_iov(fd, iov, tmp.path);
 	if (std::rename(tmp.path.c_str(), path.c_str()) != 0)
 		throw FormatError("cannot rename " + tmp.path + " to " + path + ": " +
 				  std::strerror(errno));

@@ -21,6 +21,7 @@ target_link_libraries(kprofile_pprof_proto PUBLIC protobuf::libprotobuf)
 set(KP_RECORD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_library(kprofile_record STATIC
+	${KP_RECORD_DIR}/crc32.cpp
 	${KP_RECORD_DIR}/profile_file.cpp
 	${KP_RECORD_DIR}/record_codec.cpp
 	${KP_RECORD_DIR}/sample_file.cpp

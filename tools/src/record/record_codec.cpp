@@ -144,7 +144,12 @@ std::size_t encoded_size(const SampleRecord &r)
 	return n;
 }
 
-void encode_record(std::string &out, const SampleRecord &r)
+std::size_t stack_padding(const SampleRecord &r)
+{
+	return r.flags & KPROFILE_SAMPLE_STACK ? (8 - r.stack.size() % 8) % 8 : 0;
+}
+
+void encode_sample_head(std::string &out, const SampleRecord &r)
 {
 	kprofile_record_sample s{};
 
@@ -167,8 +172,15 @@ void encode_record(std::string &out, const SampleRecord &r)
 			    u.regs);
 		u.size = static_cast<std::uint32_t>(r.stack.size());
 		out.append(reinterpret_cast<const char *>(&u), sizeof(u));
+	}
+}
+
+void encode_record(std::string &out, const SampleRecord &r)
+{
+	encode_sample_head(out, r);
+	if (r.flags & KPROFILE_SAMPLE_STACK) {
 		out.append(r.stack);
-		out.append((8 - r.stack.size() % 8) % 8, '\0');
+		out.append(stack_padding(r), '\0');
 	}
 }
 

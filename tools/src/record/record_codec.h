@@ -39,6 +39,13 @@ Decoded decode_record(const void *p, std::size_t avail);
 // NUL-padded and cut at 15 bytes).
 void encode_record(std::string &out, const SampleRecord &r);
 void encode_record(std::string &out, const TaskRecord &r);
+// @r's record up to its stack copy: encode_record() appends this, then
+// r.stack, then stack_padding(r) zero bytes (the sample section writes
+// the copies from where they lie, sample_file.h).
+void encode_sample_head(std::string &out, const SampleRecord &r);
+// The zero bytes after @r's stack copy that end its record on 8 bytes (0
+// without KPROFILE_SAMPLE_STACK).
+std::size_t stack_padding(const SampleRecord &r);
 // A PAD record of @size bytes (a multiple of 8, at least 8).
 void encode_pad(std::string &out, std::size_t size);
 

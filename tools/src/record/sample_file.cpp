@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include <linux/kprofile.h>
+
+#include "record/crc32.h"
 #include "record/json_field.h"
 #include "record/profile_file.h"
 #include "record/record_codec.h"
@@ -100,23 +103,46 @@ bool bytes_of_hex(const std::string &hex, std::string &out)
 
 } // namespace
 
-json samples_header(const SampleData &s, std::uint64_t data_offset, std::string &section)
+SampleSection sample_section(const SampleData &s)
 {
-	const std::size_t before = section.size();
-	std::size_t i = 0, t = 0;
+	SampleSection out;
+	std::size_t i = 0, t = 0, fixed_piece = 0;
+	// The bytes appended to @fixed since the last piece become one.
+	auto close_fixed = [&] {
+		if (out.fixed.size() > fixed_piece)
+			out.pieces.push_back({nullptr, out.fixed.size() - fixed_piece});
+		fixed_piece = out.fixed.size();
+	};
 
 	// Merge samples and task records by time (each list is sorted).
 	while (i < s.samples.size() || t < s.tasks.size()) {
 		if (t == s.tasks.size() ||
-		    (i < s.samples.size() && s.samples[i].time < s.tasks[t].time))
-			encode_record(section, s.samples[i++]);
-		else
-			encode_record(section, s.tasks[t++]);
+		    (i < s.samples.size() && s.samples[i].time < s.tasks[t].time)) {
+			const SampleRecord &r = s.samples[i++];
+			encode_sample_head(out.fixed, r);
+			if (!r.stack.empty() && (r.flags & KPROFILE_SAMPLE_STACK)) {
+				close_fixed();
+				out.pieces.push_back({r.stack.data(), r.stack.size()});
+			}
+			out.fixed.append(stack_padding(r), '\0');
+		} else {
+			encode_record(out.fixed, s.tasks[t++]);
+		}
 	}
+	close_fixed();
+	out.each([&out](const char *p, std::size_t len) {
+		out.size += len;
+		out.crc = crc32(out.crc, p, len);
+	});
+	return out;
+}
+
+json samples_header(const SampleData &s, std::uint64_t data_offset, const SampleSection &section)
+{
 	json j = {
 		{"encoding", "kprofile-stream-records"},
 		{"data_offset", data_offset},
-		{"bytes", section.size() - before},
+		{"bytes", section.size},
 		{"samples", s.samples.size()},
 		{"tasks", s.tasks.size()},
 		{"callchain", s.callchain},

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+// crc32.h - CRC-32 (IEEE 802.3, zlib's crc32()): the record file's section
+// checksums (docs/record-format.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kprofile::record {
+
+// The CRC of @len bytes at @p continued from @crc, the CRC of the bytes
+// before them (0 for none), as zlib's crc32(crc, p, len): crc32(crc32(0,
+// a), b) is the CRC of a followed by b.
+std::uint32_t crc32(std::uint32_t crc, const void *p, std::size_t len);
+
+} // namespace kprofile::record
