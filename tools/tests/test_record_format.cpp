@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record/crc32.h"
 #include "record/profile_file.h"
 
 using namespace kprofile::record;
@@ -425,4 +426,29 @@ TEST(RecordFormat, VersionZeroIsDamageNotNewer)
 		EXPECT_EQ(what.find("newer"), std::string::npos) << "UX review D8: " << what;
 		EXPECT_NE(what.find("version 0"), std::string::npos) << what;
 	}
+}
+
+// The section checksums: zlib's CRC-32, whichever way this CPU computes it
+// (PCLMULQDQ, eight bytes a step, the tail a byte a step), the same as a
+// byte a step for every length and alignment, and continued across pieces.
+TEST(RecordFormat, Crc32IsZlibsForEveryLengthAndSplit)
+{
+	EXPECT_EQ(crc32(0, "123456789", 9), 0xcbf43926U) << "the CRC-32 check value";
+	EXPECT_EQ(crc32(0, "", 0), 0U);
+	std::string data(3000, '\0');
+	std::uint64_t x = 88172645463325252ULL;
+	for (char &c : data) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		c = static_cast<char>(x);
+	}
+	for (std::size_t off = 0; off < 16; off++)
+		for (std::size_t len = 0; len + off <= 1200; len += len < 200 ? 1 : 37)
+			ASSERT_EQ(crc32(0, data.data() + off, len),
+				  crc32_bytewise(0, data.data() + off, len))
+				<< "offset " << off << ", " << len << " bytes";
+	const std::uint32_t whole = crc32_bytewise(0, data.data(), data.size());
+	EXPECT_EQ(crc32(0, data.data(), data.size()), whole);
+	for (std::size_t cut : {1UL, 15UL, 64UL, 100UL, 1000UL, 2999UL})
+		EXPECT_EQ(crc32(crc32(0, data.data(), cut), data.data() + cut, data.size() - cut),
+			  whole) << "cut at " << cut;
 }
