@@ -32,7 +32,7 @@ pkgs=(
 	sparse perl
 	# the tool
 	cmake g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev
-	libdw-dev libgtest-dev libncurses-dev ccache
+	libdw-dev libgtest-dev libncurses-dev libisal-dev ccache
 	# report --format pprof (profile.proto) and its test's independent reader
 	libprotobuf-dev protobuf-compiler python3-protobuf
 	# host-side tests and the test-output parser

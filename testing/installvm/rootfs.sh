@@ -15,7 +15,7 @@ cache=${KPROFILE_CACHE:-/var/cache/kprofile}
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
 
-include=systemd-sysv,udev,kmod,make,passwd,libfmt9,libelf1,libdw1,libprotobuf32,libncurses6,libtinfo6,zlib1g,libstdc++6,python3,man-db
+include=systemd-sysv,udev,kmod,make,passwd,libfmt9,libelf1,libdw1,libprotobuf32,libncurses6,libisal2,libtinfo6,zlib1g,libstdc++6,python3,man-db
 key=installvm-rootfs-$(printf '%s\n' bookworm "$include" minbase kp-stage-v1 | sha256sum | cut -c1-12)
 dir=$cache/$key
 mkdir -p "$cache"

@@ -3,12 +3,14 @@
 # its unit tests and their ELF fixtures.  Included from tools/CMakeLists.txt
 # after the tool's own targets (kprofile_core, kprofile; GTest, CLI11,
 # nlohmann_json and fmt found).  Needs libelf-dev, libdw-dev, libncurses-dev,
-# libprotobuf-dev and protobuf-compiler (python3-protobuf for the export test).
+# libprotobuf-dev and protobuf-compiler (python3-protobuf for the export test),
+# libisal-dev (the record file's section checksums).
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(KP_LIBELF REQUIRED IMPORTED_TARGET libelf)
 pkg_check_modules(KP_LIBDW REQUIRED IMPORTED_TARGET libdw)
 find_package(Curses REQUIRED)
+pkg_check_modules(KP_LIBISAL REQUIRED IMPORTED_TARGET libisal)
 # report --format pprof: profile.proto compiled by Debian's protoc
 # (protobuf-compiler), linked with libprotobuf (libprotobuf-dev).
 find_package(Protobuf REQUIRED)
@@ -21,7 +23,6 @@ target_link_libraries(kprofile_pprof_proto PUBLIC protobuf::libprotobuf)
 set(KP_RECORD_DIR ${CMAKE_CURRENT_LIST_DIR})
 
 add_library(kprofile_record STATIC
-	${KP_RECORD_DIR}/crc32.cpp
 	${KP_RECORD_DIR}/profile_file.cpp
 	${KP_RECORD_DIR}/record_codec.cpp
 	${KP_RECORD_DIR}/sample_file.cpp
@@ -68,7 +69,7 @@ target_include_directories(kprofile_record PUBLIC ${KP_RECORD_DIR}/..
 	${KP_RECORD_DIR}/../../../include/uapi ${CURSES_INCLUDE_DIRS})
 target_compile_features(kprofile_record PUBLIC cxx_std_20)
 target_link_libraries(kprofile_record PUBLIC kprofile_core CLI11::CLI11 PkgConfig::KP_LIBELF PkgConfig::KP_LIBDW
-	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES} kprofile_pprof_proto)
+	fmt::fmt nlohmann_json::nlohmann_json ${CURSES_LIBRARIES} kprofile_pprof_proto PkgConfig::KP_LIBISAL)
 # `kprofile record|report|top` (setup_* in cmd_record/report/top.cpp).
 target_link_libraries(kprofile PRIVATE kprofile_record)
 
