@@ -133,12 +133,14 @@ rm -f "$out/kbuild-$$.log"
 build_guest_files() {
 	local src=$KP_ROOT/testing/pmu bin=$out/bin km=$out/kmod-$rel
 	mkdir -p "$bin" "$km"
-	if ! [ "$bin/loop" -nt "$src/progs/loop.S" ]; then
-		gcc -nostdlib -static -no-pie -o "$bin/loop" "$src/progs/loop.S" ||
-			kp_die "building loop failed"
-	fi
-	# make hwtest's programs (guest/70-hwtest.sh: the guest has no gcc).
 	local p b
+	# The workloads without libc: loop, ccflags (guest/15-ccflags.sh).
+	for p in "$src"/progs/*.S; do
+		b=$bin/$(basename "$p" .S)
+		[ "$b" -nt "$p" ] && continue
+		gcc -nostdlib -static -no-pie -o "$b" "$p" || kp_die "building $p failed"
+	done
+	# make hwtest's programs (guest/70-hwtest.sh: the guest has no gcc).
 	mkdir -p "$bin/hwtest"
 	for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/hwtest/kp-hwsample.c" \
 		"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
@@ -166,7 +168,7 @@ image() {
 	local name=$1 mode=$2 cmd=$3 extra=$out/$1/extra t=()
 	rm -rf "$extra"
 	mkdir -p "$extra/kp/bin" "$extra/kp/pmu"
-	cp "$out/bin/loop" "$extra/kp/bin/"
+	cp "$out/bin/loop" "$out/bin/ccflags" "$extra/kp/bin/"
 	[ $regs = 0 ] || cp "$out/kmod-$rel/pmu_regs.ko" "$extra/kp/pmu/"
 	# /dev/cpu/N/msr for guest/53-kprofile-coexist.sh.
 	cp "$mods/arch/x86/kernel/msr.ko" "$extra/kp/pmu/" 2>/dev/null || true
