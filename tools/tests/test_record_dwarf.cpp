@@ -45,6 +45,22 @@ SampleRecord stack_sample()
 	return s;
 }
 
+// The bytes write_file() puts in a file (a temporary one, removed).
+std::string written_file(const ProfileData &d)
+{
+	char path[] = "/tmp/kp_dwarf_file_XXXXXX";
+	const int fd = mkstemp(path);
+
+	if (fd < 0)
+		throw std::runtime_error("mkstemp failed");
+	close(fd);
+	write_file(path, d);
+	std::ifstream in(path, std::ios::binary);
+	std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+	unlink(path);
+	return written;
+}
+
 } // namespace
 
 TEST(RecordDwarf, CallGraphOptionAsPerfSpellsIt)
@@ -133,14 +149,7 @@ TEST(RecordDwarf, FileWrittenFromPiecesIsTheSerializedOne)
 	ASSERT_GE(bytes.size(), section.size());
 	EXPECT_EQ(bytes.substr(bytes.size() - section.size()), section);
 
-	char path[] = "/tmp/kp_dwarf_file_XXXXXX";
-	const int fd = mkstemp(path);
-	ASSERT_GE(fd, 0);
-	close(fd);
-	write_file(path, d);
-	std::ifstream in(path, std::ios::binary);
-	const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-	unlink(path);
+	const std::string written = written_file(d);
 	EXPECT_EQ(written, bytes);
 
 	const ProfileData e = parse(written);
@@ -167,14 +176,7 @@ TEST(RecordDwarf, FileOfMoreStackCopiesThanOneWritevTakes)
 		s.stack = fmt::format("stack copy {:5}", i);
 		d.samples.samples.push_back(std::move(s));
 	}
-	char path[] = "/tmp/kp_dwarf_many_XXXXXX";
-	const int fd = mkstemp(path);
-	ASSERT_GE(fd, 0);
-	close(fd);
-	write_file(path, d);
-	std::ifstream in(path, std::ios::binary);
-	const std::string written((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-	unlink(path);
+	const std::string written = written_file(d);
 	EXPECT_EQ(written, serialize(d));
 	const ProfileData e = parse(written);
 	ASSERT_EQ(e.samples.samples.size(), 1500U);
