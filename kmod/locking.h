@@ -3,7 +3,7 @@
  * locking.h - the module's whole lock order, and what runs in which
  * context.  The rules for each piece of data stay next to it (sampler.h,
  * profile.h, stream.h, pmu.h, thread.h, sched_hooks.h, profile_index.c,
- * sampler_timer.c, thread_reserve.c, nmi.c); this page puts them on one
+ * sampler_timer.c, thread_reserve.c, pmu_nmi.c); this page puts them on one
  * screen, so that "may I take X while holding Y?" has one answer.  lockdep checks it in
  * the debug kernel (testing/debugvm, kunit-debug).
  *
@@ -45,7 +45,7 @@
  *                               schedule_work()'s own)
  *
  *   kp_api_lock                (mutex; writers of the exported overflow
- *                               handler list, nmi.c; a leaf)
+ *                               handler list, pmu_nmi.c; a leaf)
  *
  * The CPU hotplug callbacks (pmu_cpu.c, sampler.c's ProfileTime state)
  * run with the hotplug lock held, as if under cpus_read_lock(): they take
@@ -57,7 +57,7 @@
  * kind, spinlocks included; RCU readers only.
  *
  *   NMI (a counter's overflow, the PMI)
- *     nmi.c kp_nmi_handler() -> the interface's check_overflow and
+ *     pmu_nmi.c kp_nmi_handler() -> the interface's check_overflow and
  *     set_interval (pmu_emon.c, pmu_amd64.c) -> the overflow consumers:
  *     the sampler's (sampler.c kp_sampler_sample(): the profiles' hit
  *     path, profile_hit.c, then stream_sample.c: the sample streams'

@@ -345,11 +345,11 @@ void kp_pmu_stop_counting(struct kp_pmu *pmu, u32 idx);
 u64 kp_pmu_read_counter(struct kp_pmu *pmu, u32 idx);
 void kp_pmu_write_counter(struct kp_pmu *pmu, u32 idx, u64 val);
 
-/* schedule.c: which sources can run together. */
+/* pmu_schedule.c: which sources can run together. */
 int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s);
 long kp_ioctl_schedule(struct kp_device *dev, void __user *argp);
 
-/* reserve.c: HalAllocateHardwareCounters. */
+/* pmu_reserve.c: HalAllocateHardwareCounters. */
 struct kprofile_reservation;
 int kp_reserve(struct kp_pmu *pmu, const struct kprofile_counter_desc *descs,
 	       u32 nr, const struct cpumask *cpus, kp_claim_fn fn, void *data,
@@ -388,10 +388,10 @@ int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
 u64 kp_pmu_usable_counters(const struct kp_pmu *pmu);
 u64 kp_pmu_usable_counters_desc(const struct kp_pmu *pmu);
 
-/* pmu_state.c: can the counters be used now (KPROFILE_IOC_INFO_EX)? */
+/* pmu_busy.c: can the counters be used now (KPROFILE_IOC_INFO_EX)? */
 void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x);
 
-/* nmi.c: the overflow path. */
+/* pmu_nmi.c: the overflow path. */
 int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs);
 u8 kp_pmu_delivering(struct kp_pmu *pmu);
 void kp_pmu_nmi_window_open(struct kp_pmu *pmu);

@@ -179,7 +179,7 @@ struct kp_threads {
 	struct pid *client_pid;
 };
 
-/* hwconfig.c */
+/* thread_config.c */
 void kp_threads_init(struct kp_threads *t, struct kp_pmu *pmu);
 void kp_threads_exit(struct kp_threads *t);
 int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * thread_account_test.c - KUnit suite "kprofile_thread": accumulation of
- * ReadThreadProfilingData across simulated context switches, on a fake
- * register file and a fake cycle clock.  Events the fake PMU counts while
- * the thread is switched out must not show up; cycles are charged only
- * between switch-in and switch-out; a mask bit or an entry that is not
- * configured reads 0; without a PMU switches and cycles still count and
- * the counters are unavailable, with the reason.
+ * thread_account_test.c - KUnit suite "kprofile_thread_account":
+ * accumulation of ReadThreadProfilingData across simulated context
+ * switches, on a fake register file and a fake cycle clock.  Events the
+ * fake PMU counts while the thread is switched out must not show up;
+ * cycles are charged only between switch-in and switch-out; a mask bit
+ * or an entry that is not configured reads 0; without a PMU switches
+ * and cycles still count and the counters are unavailable, with the
+ * reason.
  *
  * The profiled "thread" is the test's own task, joined by pointer; the
  * switches are the calls the sched_switch hook makes, made here with
@@ -379,7 +380,7 @@ static struct kunit_case kp_thread_cases[] = {
 };
 
 static struct kunit_suite kp_thread_suite = {
-	.name = "kprofile_thread",
+	.name = "kprofile_thread_account",
 	.exit = kp_thread_fix_exit,
 	.test_cases = kp_thread_cases,
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * thread_config_test.c - KUnit suite "kprofile_hwconfig": the rules of
+ * thread_config_test.c - KUnit suite "kprofile_thread_config": the rules of
  * KeSetHardwareCounterConfiguration (Microsoft's ntddk.h documentation) on a fake
  * processor: at most 16 entries (EINVAL), counters in use (EBUSY, naming
  * who), no PMU (EOPNOTSUPP), count 0 empties, each set replaces the last
@@ -274,7 +274,7 @@ static struct kunit_case kp_hwconfig_cases[] = {
 };
 
 static struct kunit_suite kp_hwconfig_suite = {
-	.name = "kprofile_hwconfig",
+	.name = "kprofile_thread_config",
 	.exit = kp_thread_fix_exit,
 	.test_cases = kp_hwconfig_cases,
 };

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * thread_fixture.h - thread-profiling state (struct kp_threads) over a
- * pmu_fixture.h hardware layer, for the kprofile_hwconfig and
- * kprofile_thread suites.  The cycle clock is a variable the test sets.
+ * pmu_fixture.h hardware layer, for the kprofile_thread_config and
+ * kprofile_thread_account suites.  The cycle clock is a variable the test
+ * sets.
  * Suites use .exit = kp_thread_fix_exit: the client and configuration go
  * first, then the hardware layer.
  */

@@ -59,7 +59,7 @@ TEST(ConflictsView, AMisfitShowsTheModulesReason)
 
 TEST(ConflictsView, TheReasonNamesTheSourceAsTheUserAskedAndIdsAreUpperCaseHex)
 {
-	// The module writes "source 0x2: ..." (kmod/schedule.c); sources
+	// The module writes "source 0x2: ..." (kmod/pmu_schedule.c); sources
 	// lists ids as 0x0A, and so does --conflicts now.
 	const Conflicts c = conflicts_from(
 		answer(false, {KPROFILE_NO_COUNTER, KPROFILE_NO_COUNTER, KPROFILE_NO_COUNTER},

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * reserve.c - counter reservation (HalAllocateHardwareCounters /
+ * pmu_reserve.c - counter reservation (HalAllocateHardwareCounters /
  * HalFreeHardwareCounters; docs/hardware.md, "Reservation"): a resource list of Single, Range,
  * Overflow and EventBuffer descriptors (PHYSICAL_COUNTER_RESOURCE_
  * DESCRIPTOR) and a CPU set; no counter in the list means the whole PMU.

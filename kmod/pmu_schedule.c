@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * schedule.c - which sources can run together (the HAL document's "future
+ * pmu_schedule.c - which sources can run together (the HAL document's "future
  * work": "find out the number and the dependencies of the profile sources
  * that could be monitored at same time"): KPROFILE_IOC_SCHEDULE.
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hwconfig.c - the machine-wide hardware-counter configuration of thread
+ * thread_config.c - the machine-wide hardware-counter configuration of thread
  * profiling (KeSetHardwareCounterConfiguration /
  * KeQueryHardwareCounterConfiguration).
  *

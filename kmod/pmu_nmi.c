@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * nmi.c - the performance-monitoring interrupt (PMI), delivered as an NMI
+ * pmu_nmi.c - the performance-monitoring interrupt (PMI), delivered as an NMI
  * through the LVTPC entry: detect kprofile's overflows, reload their
  * period, acknowledge, unmask the LVTPC, and hand each overflow to the
  * consumers (profile objects, and other modules through

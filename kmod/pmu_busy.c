@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_state.c - can the counters be used now?  The answer behind
+ * pmu_busy.c - can the counters be used now?  The answer behind
  * KPROFILE_IOC_INFO_EX (review finding F1): a PMU perf holds is busy, not
  * absent, and stops being busy when perf lets go.
  *
@@ -21,7 +21,7 @@
 #include "compat.h"
 #include "kprofile.h"
 
-struct kp_state_scan {
+struct kp_busy_scan {
 	struct kp_pmu *pmu;
 	u64 ours;		/* counters kprofile holds machine-wide */
 	atomic64_t foreign;	/* enabled selects that are not ours */
@@ -29,9 +29,9 @@ struct kp_state_scan {
 	atomic64_t fixed;	/* Intel fixed-counter control, if enabled */
 };
 
-static void kp_state_scan_cpu(void *info)
+static void kp_busy_scan_cpu(void *info)
 {
-	struct kp_state_scan *sc = info;
+	struct kp_busy_scan *sc = info;
 	struct kp_pmu *pmu = sc->pmu;
 	const struct kp_pmu_desc *d = pmu->desc;
 	u64 sel, fixed;
@@ -61,7 +61,7 @@ static void kp_state_scan_cpu(void *info)
 void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x)
 {
 	const struct kp_pmu_desc *d = pmu->desc;
-	struct kp_state_scan sc = { .pmu = pmu };
+	struct kp_busy_scan sc = { .pmu = pmu };
 	unsigned int i;
 	u64 foreign;
 
@@ -90,7 +90,7 @@ void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x)
 	for (i = 0; i < d->num_counters; i++)
 		if (pmu->counters[i].kind != KP_HOLDER_FREE)
 			sc.ours |= BIT_ULL(i);
-	on_each_cpu(kp_state_scan_cpu, &sc, 1);
+	on_each_cpu(kp_busy_scan_cpu, &sc, 1);
 	mutex_unlock(&pmu->lock);
 	cpus_read_unlock();
 

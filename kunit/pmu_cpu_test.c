@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_state_test.c - KUnit suite "kprofile_pmu_state": what the hardware
+ * pmu_cpu_test.c - KUnit suite "kprofile_pmu_cpu": what the hardware
  * layer leaves behind and brings back.  Unload and CPU offline disable
  * what kprofile programmed and touch nothing else; a CPU coming online and
  * a resume re-program what is armed; reservations are all or nothing and leave nothing programmed
@@ -47,7 +47,7 @@ static void expect_untouched(struct kunit *test, struct kp_fake *fake,
  * is not brought back to life (a counter nobody owns, raising PMIs that
  * are unknown NMIs).
  */
-static void kp_state_teardown_amd(struct kunit *test)
+static void kp_cpu_teardown_amd(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
 	struct kp_pmu_fix *fix;
@@ -92,7 +92,7 @@ static void kp_state_teardown_amd(struct kunit *test)
  * IA32_PMCx would keep 32 bits, sign-extended).  Only counter 0, which a
  * source used, was written.
  */
-static void kp_state_teardown_intel(struct kunit *test)
+static void kp_cpu_teardown_intel(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
 	struct kp_pmu_fix *fix;
@@ -125,7 +125,7 @@ static void kp_state_teardown_intel(struct kunit *test)
  * source is programmed on all of them, and removing the layer takes every
  * CPU down: the source's counter disabled, no other counter written.
  */
-static void kp_state_cpuhp(struct kunit *test)
+static void kp_cpu_cpuhp(struct kunit *test)
 {
 	struct kp_fake *fake = kp_fake_new(test);
 	struct kp_pmu_fix *fix;
@@ -162,7 +162,7 @@ static void kp_state_cpuhp(struct kunit *test)
  * not ask Linux's arbitration about any counter (a reserve-and-release
  * probe makes a concurrent perf_event_open() or watchdog enable fail).
  */
-static void kp_state_down_writes_nothing(struct kunit *test)
+static void kp_cpu_down_writes_nothing(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x17, false);
 
@@ -178,7 +178,7 @@ static void kp_state_down_writes_nothing(struct kunit *test)
  * A CPU that goes offline and comes back (its registers reset) gets
  * InitializeProfiling and every armed source back, with a fresh period.
  */
-static void kp_state_hotplug(struct kunit *test)
+static void kp_cpu_hotplug(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
 	unsigned int cpu = cpumask_last(cpu_online_mask);
@@ -201,7 +201,7 @@ static void kp_state_hotplug(struct kunit *test)
 }
 
 /* Resume: the firmware reset the registers; the armed state comes back. */
-static void kp_state_resume(struct kunit *test)
+static void kp_cpu_resume(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x19, true);
 	unsigned int cpu = cpumask_first(cpu_online_mask);
@@ -223,7 +223,7 @@ static void kp_state_resume(struct kunit *test)
 }
 
 /* Single and Range descriptors; a source then gets the next counter. */
-static void kp_state_reserve(struct kunit *test)
+static void kp_cpu_reserve(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
 	static const struct kprofile_counter_desc descs[] = {
@@ -261,7 +261,7 @@ static void kp_state_reserve(struct kunit *test)
  * Failing reservations change nothing: perf holding one counter of the
  * whole-PMU request, a counter a source holds, EventBuffer, bad indexes.
  */
-static void kp_state_reserve_fails(struct kunit *test)
+static void kp_cpu_reserve_fails(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_amd(test, 0x17, false);
 	static const struct kprofile_counter_desc pebs[] = {
@@ -314,7 +314,7 @@ static void kp_state_reserve_fails(struct kunit *test)
  * the current CPU, read and written there; its overflow is not an NMI
  * kprofile claims.
  */
-static void kp_state_counting(struct kunit *test)
+static void kp_cpu_counting(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 4, 48);
 	struct kp_pmu *pmu = &fix->pmu;
@@ -355,7 +355,7 @@ static void kp_state_counting(struct kunit *test)
 }
 
 /* Which sources fit together, and on which counters. */
-static void kp_state_schedule(struct kunit *test)
+static void kp_cpu_schedule(struct kunit *test)
 {
 	struct kp_pmu_fix *fix = kp_pmu_fix_intel(test, 2, 2, 48);
 	struct kprofile_schedule s = {};
@@ -388,21 +388,21 @@ static void kp_state_schedule(struct kunit *test)
 }
 
 static struct kunit_case kp_pmu_state_cases[] = {
-	KUNIT_CASE(kp_state_teardown_amd),
-	KUNIT_CASE(kp_state_teardown_intel),
-	KUNIT_CASE(kp_state_down_writes_nothing),
-	KUNIT_CASE(kp_state_cpuhp),
-	KUNIT_CASE(kp_state_hotplug),
-	KUNIT_CASE(kp_state_resume),
-	KUNIT_CASE(kp_state_reserve),
-	KUNIT_CASE(kp_state_reserve_fails),
-	KUNIT_CASE(kp_state_counting),
-	KUNIT_CASE(kp_state_schedule),
+	KUNIT_CASE(kp_cpu_teardown_amd),
+	KUNIT_CASE(kp_cpu_teardown_intel),
+	KUNIT_CASE(kp_cpu_down_writes_nothing),
+	KUNIT_CASE(kp_cpu_cpuhp),
+	KUNIT_CASE(kp_cpu_hotplug),
+	KUNIT_CASE(kp_cpu_resume),
+	KUNIT_CASE(kp_cpu_reserve),
+	KUNIT_CASE(kp_cpu_reserve_fails),
+	KUNIT_CASE(kp_cpu_counting),
+	KUNIT_CASE(kp_cpu_schedule),
 	{}
 };
 
 static struct kunit_suite kp_pmu_state_suite = {
-	.name = "kprofile_pmu_state",
+	.name = "kprofile_pmu_cpu",
 	.exit = kp_pmu_fix_exit,
 	.test_cases = kp_pmu_state_cases,
 };
