@@ -12,6 +12,12 @@
  *	start and stop one profile over and over for SECONDS, running the
  *	loop while started; prints rounds= and dead= (rounds without a
  *	sample: sampling stopped)
+ *   kp-hwsample hold SRC SECONDS INTERVAL
+ *	start one profile and keep it started for SECONDS (CLOCK_MONOTONIC,
+ *	which stands still while the machine is suspended), running the
+ *	loop; notices a suspend by CLOCK_BOOTTIME pulling ahead of
+ *	CLOCK_MONOTONIC; prints resumed= (0 or 1), before= (samples up to
+ *	the first loop after the resume) and after= (samples since then)
  *   kp-hwsample exercise SRC N INTERVAL
  *	a profile of this whole process (user and kernel mode) while a mixed
  *	workload runs N rounds: memory streaming and misaligned loads,
@@ -145,12 +151,23 @@ static int pair(unsigned int s1, unsigned int s2, unsigned long n,
 	return 0;
 }
 
-static double now(void)
+static double clock_s(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double now(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
+}
+
+/* Seconds the machine has spent suspended since it booted. */
+static double slept(void)
+{
+	return clock_s(CLOCK_BOOTTIME) - now();
 }
 
 static int rearm(unsigned int src, double seconds, uint32_t interval)
@@ -178,6 +195,39 @@ static int rearm(unsigned int src, double seconds, uint32_t interval)
 	}
 	printf("rounds=%llu\ndead=%llu\n", (unsigned long long)rounds,
 	       (unsigned long long)dead);
+	return 0;
+}
+
+static int hold(unsigned int src, double seconds, uint32_t interval)
+{
+	double end = now() + seconds, asleep = slept();
+	uint64_t before = 0;
+	int resumed = 0;
+	struct prof p;
+	int ret;
+
+	ret = prof_new(&p, src, (uintptr_t)kp_sloop_start,
+		       kp_sloop_end - kp_sloop_start, 2, KPROFILE_MODE_USER,
+		       interval);
+	if (ret)
+		return ret;
+	if (ioctl(p.fd, KPROFILE_IOC_START))
+		return fail("KPROFILE_IOC_START", src);
+	while (now() < end) {
+		kp_sloop(20ULL * p.interval);
+		/* A suspend of a second or more: rtcwake's is 5 s. */
+		if (!resumed && slept() - asleep >= 1) {
+			resumed = 1;
+			before = prof_samples(&p);
+		}
+	}
+	if (ioctl(p.fd, KPROFILE_IOC_STOP))
+		return fail("KPROFILE_IOC_STOP", src);
+	if (!resumed)
+		before = prof_samples(&p);
+	printf("resumed=%d\nbefore=%llu\nafter=%llu\n", resumed,
+	       (unsigned long long)before,
+	       (unsigned long long)(prof_samples(&p) - before));
 	return 0;
 }
 
@@ -256,12 +306,15 @@ int main(int argc, char **argv)
 	if (argc == 5 && !strcmp(argv[1], "rearm"))
 		return rearm(strtoul(argv[2], NULL, 0), strtod(argv[3], NULL),
 			     strtoul(argv[4], NULL, 0));
+	if (argc == 5 && !strcmp(argv[1], "hold"))
+		return hold(strtoul(argv[2], NULL, 0), strtod(argv[3], NULL),
+			    strtoul(argv[4], NULL, 0));
 	if (argc == 5 && !strcmp(argv[1], "exercise"))
 		return exercise(strtoul(argv[2], NULL, 0),
 				strtoul(argv[3], NULL, 0),
 				strtoul(argv[4], NULL, 0));
 	fprintf(stderr,
 		"usage: kp-hwsample pair SRC1 SRC2 N INTERVAL | rearm SRC SECONDS INTERVAL |\n"
-		"       exercise SRC N INTERVAL\n");
+		"       hold SRC SECONDS INTERVAL | exercise SRC N INTERVAL\n");
 	return 2;
 }
