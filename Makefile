@@ -124,7 +124,7 @@ include dkms.mk
 
 # make install on a real Debian 12 system (debootstrap root, systemd,
 # udev) in QEMU, booted twice; also make check's installvm layer
-# (testing/README.md).
+# (testing/notes/installvm.md).
 installvm: deps
 	@testing/installvm/run.sh
 

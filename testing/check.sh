@@ -96,7 +96,7 @@ over_budget() {
 # CI's 2 cores with the other lane running beside it: its warm run, and
 # each cold build it would start (a kernel or the emulator that is not
 # cached; one core's worth: the other lane's guest has the other).  The
-# numbers are testing/README.md's measurements ("What make check costs"),
+# numbers are testing/notes/cost.md's measurements,
 # rounded up.
 layer_cost() {
 	local name=$1 t=60 cold=()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kpfuzz - structure-aware fuzzer and stress for /dev/kprofile and every
- * fd it returns (testing/README.md, "The debug-kernel layer"; run by
+ * fd it returns (testing/notes/debugvm.md; run by
  * testing/debugvm/run.sh).
  *
  *   kpfuzz check [--seed S] [--scale N]   the fixed-seed run of make check:

@@ -38,7 +38,7 @@ for name in "$@"; do
 		echo $? >/tmp/kp-rc
 	} | sed 's/^/    /'
 	rc=$(cat /tmp/kp-rc)
-	# Where a run's time goes (testing/README.md's per-script costs).
+	# Where a run's time goes (testing/notes/cost.md's per-script costs).
 	echo "    # $name took $(($(date +%s) - t0)) s"
 	if ! grep -q '^kprofile ' /proc/modules; then
 		echo "    # $name left kprofile.ko unloaded"

@@ -18,7 +18,7 @@
 #           dkms-install installed (testing/host/dkms.sh) loads.
 # Prints the second boot's TAP, its failures and "passed=N failed=M
 # skipped=K" last (the format of testing/check.sh's layers; make check
-# runs it as its installvm layer).  Costs: testing/README.md.
+# runs it as its installvm layer).  Costs: testing/notes/installvm.md.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 sudo=()

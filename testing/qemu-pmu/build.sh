@@ -126,7 +126,7 @@ fi
 # -nographic still creates, and virtio-9p-pci (-virtfs, --share): 940
 # compiles instead of 1,153.  No debug info (-g): the compiles are faster
 # and nothing reads it.  Both make the cold build cheaper in CPU time,
-# which make check's cold run pays (testing/README.md).
+# which make check's cold run pays (testing/notes/cost.md).
 printf '%s\n' CONFIG_I440FX=y CONFIG_PARALLEL=y CONFIG_VGA_PCI=y CONFIG_VIRTIO_PCI=y \
 	CONFIG_VIRTIO_9P=y >"$work/qemu/configs/devices/x86_64-softmmu/kprofile.mak"
 kp_log "configuring (about 40 s)"
