@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 #include "profile.h"
 

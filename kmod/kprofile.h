@@ -44,12 +44,12 @@ struct kp_device {
 
 extern struct kp_device kp_dev;
 
-int kp_device_register(void);
-void kp_device_unregister(void);
+/* pmu_cpu.c: the module's hardware layer, kp_dev.pmu. */
+int kp_pmu_init(struct kp_device *dev);
+void kp_pmu_exit(struct kp_device *dev);
 
-long kp_ioctl_query_source(struct kp_device *dev, void __user *argp);
-long kp_ioctl_list_sources(struct kp_device *dev, void __user *argp);
-long kp_ioctl_set_interval(struct kp_device *dev, void __user *argp);
-long kp_ioctl_get_interval(struct kp_device *dev, void __user *argp);
+/* api.c: other modules' overflow handlers on kp_dev.pmu. */
+void kp_api_init(struct kp_pmu *pmu);
+void kp_api_exit(struct kp_pmu *pmu);
 
 #endif /* _KPROFILE_KPROFILE_H */

@@ -9,6 +9,7 @@
 
 #include "access.h"
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 #include "sampler.h"
 #include "sched_hooks.h"
@@ -39,6 +40,7 @@ static int __init kp_init(void)
 	ret = kp_pmu_init(dev);
 	if (ret)
 		goto err_access;
+	kp_api_init(&dev->pmu);
 	kp_threads_init(&dev->threads, &dev->pmu);
 	ret = kp_sampler_module_init(dev);
 	if (ret)
@@ -60,6 +62,7 @@ err_sampler:
 	kp_sampler_module_exit(dev);
 err_pmu:
 	kp_threads_exit(&dev->threads);
+	kp_api_exit(&dev->pmu);
 	kp_pmu_exit(dev);
 err_access:
 	kp_access_exit();
@@ -72,6 +75,7 @@ static void __exit kp_exit(void)
 	kp_device_unregister();
 	kp_sampler_module_exit(&kp_dev);
 	kp_threads_exit(&kp_dev.threads);
+	kp_api_exit(&kp_dev.pmu);
 	kp_pmu_exit(&kp_dev);
 	kp_access_exit();
 }

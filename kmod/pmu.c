@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu.c - the core of the hardware layer: counter slots and who holds
- * them, arming a source on every CPU (HalStartProfileInterrupt /
- * HalStopProfileInterrupt), counting counters for thread profiling, and
- * arbitration with Linux perf through reserve_perfctr_nmi().
+ * pmu.c - the core of the hardware layer: setting a layer up, Linux's
+ * arbitration (reserve_perfctr_nmi(), the arbiter the counter slots ask),
+ * and arming a source on every CPU (HalStartProfileInterrupt /
+ * HalStopProfileInterrupt).
  *
- * Who holds what (and reservations) is in pmu_owner.c, counting counters
- * for thread profiling in pmu_counting.c, register helpers the interfaces
- * share in pmu_regs.c.  See pmu.h for the counter model
- * and the locking rules.
+ * The counter slots and who holds them (and reservations' holds) are in
+ * pmu_owner.c, counting counters for thread profiling in pmu_counting.c,
+ * register helpers the interfaces share in pmu_regs.c.  See pmu.h for
+ * the counter model, and locking.h for the lock order.
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
@@ -221,64 +221,6 @@ u64 kp_pmu_select(const struct kp_pmu *pmu, u32 source,
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_select);
 
 /**
- * kp_pmu_alloc_counter() - take a counter free in kprofile's slots and in
- *	Linux's arbitration, among those a source may use.
- * @pmu:     the layer; @pmu->lock held.
- * @allowed: the counters the source may use (kp_source_counters()).
- *
- * The lowest allowed counter is taken; where the family constrains some
- * events to some counters (AMD family 15h: many events only on
- * PERF_CTL[2:0]), an event that may use every counter takes the highest
- * one, leaving the constrained counters to the events that need them.
- *
- * Return: the counter, or -EBUSY.
- */
-int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed)
-{
-	unsigned int n = pmu->desc->num_counters, i, idx;
-	u64 all = n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
-	bool high = kp_sources_constrained(pmu->sources) &&
-		    (allowed & all) == all;
-
-	lockdep_assert_held(&pmu->lock);
-	for (i = 0; i < n; i++) {
-		idx = high ? n - 1 - i : i;
-		if (!(allowed & BIT_ULL(idx)) ||
-		    pmu->counters[idx].kind != KP_HOLDER_FREE)
-			continue;
-		if (pmu->arbiter->reserve(pmu, idx)) {
-			pmu->perf_refused &= ~BIT_ULL(idx);
-			return idx;
-		}
-		pmu->perf_refused |= BIT_ULL(idx);
-	}
-	return -EBUSY;
-}
-
-/**
- * kp_pmu_free_counter() - give a counter back to Linux and empty its slot.
- * @pmu: the layer; @pmu->lock held.
- * @idx: a counter kp_pmu_alloc_counter() (or kp_pmu_hold()) took.
- */
-void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
-{
-	struct kp_counter *k = &pmu->counters[idx];
-
-	lockdep_assert_held(&pmu->lock);
-	pmu->arbiter->release(pmu, idx);
-	k->kind = KP_HOLDER_FREE;
-	k->source = 0;
-	k->mode = KPROFILE_MODE_TABLE;
-	k->users = 0;
-	k->select = 0;
-	k->all_cpus = false;
-	cpumask_clear(k->cpus);
-	k->owner[0] = '\0';
-	put_pid(k->owner_pid);
-	k->owner_pid = NULL;
-}
-
-/**
  * kp_pmu_check_source() - whether a source can be put on a counter here.
  * @pmu:    the layer.
  * @source: a KPROFILE_SOURCE.
@@ -476,7 +418,7 @@ int kp_pmu_arm(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode,
 		if (reason)
 			scnprintf(reason, len,
 				  "%s is armed on counter %d, which CPU %d lacks",
-				  kp_pmu_source_name(pmu, source), idx,
+				  kp_source_name(pmu->desc->iface, source), idx,
 				  short_cpu);
 		ret = -EOPNOTSUPP;
 		goto out;
@@ -553,28 +495,3 @@ out:
 	cpus_read_unlock();
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_disarm);
-
-static void kp_pmu_ipi_stop(void *info)
-{
-	struct kp_pmu_ipi *a = info;
-	u64 bit = BIT_ULL(a->idx);
-	struct kp_pmu_cpu *c = this_cpu_ptr(a->pmu->cpu);
-
-	a->pmu->ops->disable_monitoring(a->pmu, a->idx);
-	WRITE_ONCE(c->armed, c->armed & ~bit);
-	WRITE_ONCE(c->counting, c->counting & ~bit);
-}
-
-/**
- * kp_pmu_stop_everywhere() - disable counter @idx on every online CPU
- *	(DisableMonitoring), whatever it was doing there.
- * @pmu: the layer; cpus_read_lock() and @pmu->lock held.
- * @idx: the counter.
- */
-void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx)
-{
-	struct kp_pmu_ipi a = { .pmu = pmu, .idx = idx };
-
-	lockdep_assert_held(&pmu->lock);
-	on_each_cpu(kp_pmu_ipi_stop, &a, 1);
-}

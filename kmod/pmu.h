@@ -47,7 +47,6 @@
 
 struct pid;
 struct pt_regs;
-struct kp_device;
 struct kp_pmu;
 
 /**
@@ -183,8 +182,9 @@ struct kp_claim {
 };
 
 /**
- * struct kp_counter - a counter slot (private to pmu.c; described here so
- *	the structure's size is known).  Protected by kp_pmu.lock.
+ * struct kp_counter - a counter slot (private to the hardware layer's
+ *	files; described here so the structure's size is known).
+ *	Protected by kp_pmu.lock.
  * @kind:     enum kp_holder (never KP_HOLDER_PERF: such a slot is FREE).
  * @source:   SOURCE, COUNTING: the source.
  * @mode:     SOURCE, COUNTING: the mode.
@@ -308,10 +308,7 @@ struct kp_pmu {
 	struct hlist_node hp_node;
 };
 
-/*
- * pmu.c: setup, arming; pmu_owner.c: holders, reservations;
- * pmu_counting.c: counting counters.
- */
+/* pmu.c: setup, arming. */
 int kp_pmu_setup(struct kp_pmu *pmu, const struct kp_hw *hw,
 		 const struct kp_pmu_desc *desc,
 		 const struct kp_sources *sources);
@@ -326,6 +323,11 @@ void kp_pmu_program_cpu(struct kp_pmu *pmu, unsigned int idx, u32 source,
 			u64 select);
 int kp_pmu_find_armed(struct kp_pmu *pmu, u32 source,
 		      enum kprofile_mode mode);
+
+/* pmu_owner.c: the counter slots and their holders. */
+int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed);
+void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx);
+void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
 void kp_pmu_holder(struct kp_pmu *pmu, unsigned int idx,
 		   struct kp_counter_holder *h);
 void kp_pmu_holder_locked(struct kp_pmu *pmu, unsigned int idx,
@@ -336,6 +338,8 @@ void kp_pmu_set_owner_pid(struct kp_pmu *pmu, u64 mask, struct pid *pid);
 int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 		struct kp_claim *claim, char *reason, size_t len);
 void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask);
+
+/* pmu_counting.c: counting counters (thread profiling). */
 int kp_pmu_claim_counting(struct kp_pmu *pmu, u32 source,
 			  enum kprofile_mode mode, const char *owner,
 			  u32 *idx);
@@ -347,7 +351,6 @@ void kp_pmu_write_counter(struct kp_pmu *pmu, u32 idx, u64 val);
 
 /* pmu_schedule.c: which sources can run together. */
 int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s);
-long kp_ioctl_schedule(struct kp_device *dev, void __user *argp);
 
 /* pmu_reserve.c: HalAllocateHardwareCounters. */
 struct kprofile_reservation;
@@ -357,7 +360,6 @@ int kp_reserve(struct kp_pmu *pmu, const struct kprofile_counter_desc *descs,
 	       char *reason, size_t len);
 u64 kp_reserve_mask(const struct kprofile_reservation *r);
 void kp_unreserve(struct kprofile_reservation *r);
-long kp_ioctl_reserve(struct kp_device *dev, void __user *argp);
 
 /* pmu_cpu.c: per-CPU bring-up and take-down, hotplug, suspend/resume. */
 void kp_pmu_cpu_up(struct kp_pmu *pmu);
@@ -366,19 +368,13 @@ void kp_pmu_resume_cpu(struct kp_pmu *pmu);
 void kp_pmu_shutdown(struct kp_pmu *pmu);
 int kp_pmu_hotplug_add(struct kp_pmu *pmu);
 void kp_pmu_hotplug_remove(struct kp_pmu *pmu);
-int kp_pmu_init(struct kp_device *dev);
-void kp_pmu_exit(struct kp_device *dev);
 
 /* pmu.c helpers shared inside the hardware layer. */
 u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed);
 u64 kp_pmu_claimed_int(struct kp_pmu *pmu, u64 claimed);
 void kp_pmu_global_rmw(struct kp_pmu *pmu, u32 msr, u64 set, u64 clear);
-int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed);
-void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx);
 int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
 			enum kprofile_mode mode, char *reason, size_t len);
-void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx);
-const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source);
 
 /* pmu_hybrid.c: counters and events that differ per CPU (F7). */
 void kp_pmu_cpu_check(struct kp_pmu *pmu);

@@ -74,7 +74,7 @@ void kp_pmu_cpu_up(struct kp_pmu *pmu)
 		if (!(c->present & BIT_ULL(i)))
 			pr_warn_ratelimited("kprofile: CPU %u lacks counter %u (CPUID 0xA/0x23 there): %s is not armed on it\n",
 					    cpu, i,
-					    kp_pmu_source_name(pmu, k->source));
+					    kp_source_name(pmu->desc->iface, k->source));
 		kp_pmu_program_cpu(pmu, i, k->source, k->select);
 	}
 	local_irq_restore(flags);

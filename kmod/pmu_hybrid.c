@@ -108,7 +108,7 @@ int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
 			if (reason)
 				scnprintf(reason, len,
 					  "CPU %u lacks %s: CPUID.0AH:EBX bit %d is set there (another core type?)",
-					  cpu, kp_pmu_source_name(pmu, source),
+					  cpu, kp_source_name(pmu->desc->iface, source),
 					  row->ebx_bit);
 			return -EOPNOTSUPP;
 		}
@@ -117,7 +117,7 @@ int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
 				scnprintf(reason, len,
 					  "CPU %u has counters 0x%llx; %s may use none of them there",
 					  cpu, c->present,
-					  kp_pmu_source_name(pmu, source));
+					  kp_source_name(pmu->desc->iface, source));
 			return -EOPNOTSUPP;
 		}
 		if (hweight64(c->present) < fewest &&

@@ -3,8 +3,9 @@
  * pmu_nmi.c - the performance-monitoring interrupt (PMI), delivered as an NMI
  * through the LVTPC entry: detect kprofile's overflows, reload their
  * period, acknowledge, unmask the LVTPC, and hand each overflow to the
- * consumers (profile objects, and other modules through
- * kprofile_register_overflow_handler(): HalProfileSourceInterruptHandler).
+ * consumers (the sampler, and other modules' handlers through api.c's
+ * consumer: kprofile_register_overflow_handler(),
+ * HalProfileSourceInterruptHandler).
  *
  * NMI context: no locks, no allocation, no sleeping.  The handler reads
  * the per-CPU armed mask and sources, the sources' intervals and the RCU
@@ -14,7 +15,6 @@
 #include <linux/bitops.h>
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
-#include <linux/kprofile.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
 #include <asm/nmi.h>
@@ -241,64 +241,6 @@ void kp_pmu_remove_consumer(struct kp_pmu *pmu,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_remove_consumer);
 
-/*
- * Other modules' handlers (HalProfileSourceInterruptHandler): one consumer
- * of the module's layer dispatches to them.  kp_api_lock serialises
- * writers of kp_api_handlers (a leaf lock: locking.h); the NMI path reads
- * the list under RCU.
- */
-static DEFINE_MUTEX(kp_api_lock);
-static LIST_HEAD(kp_api_handlers);
-
-static void kp_api_overflow(struct kp_overflow_consumer *c, u32 source,
-			    struct pt_regs *regs)
-{
-	struct kprofile_overflow_handler *h;
-
-	list_for_each_entry_rcu(h, &kp_api_handlers, node)
-		h->overflow(h, source, regs);
-}
-
-static struct kp_overflow_consumer kp_api_consumer = {
-	.overflow = kp_api_overflow,
-};
-
-/**
- * kprofile_register_overflow_handler() - HalSetSystemInformation
- *	(HalProfileSourceInterruptHandler): be called on every counter
- *	overflow of an armed source.
- * @h: the handler; @h->overflow runs in NMI context on the CPU whose
- *     counter overflowed, with the source and the interrupted registers:
- *     no locks, no allocation, no sleeping.  @h->node is kprofile's.
- *
- * Sources are armed by profiles (KPROFILE_IOC_CREATE_PROFILE and
- * KPROFILE_IOC_START); the handler sees every overflow of them all.
- * Context: process.
- */
-void kprofile_register_overflow_handler(struct kprofile_overflow_handler *h)
-{
-	mutex_lock(&kp_api_lock);
-	list_add_tail_rcu(&h->node, &kp_api_handlers);
-	mutex_unlock(&kp_api_lock);
-}
-EXPORT_SYMBOL_GPL(kprofile_register_overflow_handler);
-
-/**
- * kprofile_unregister_overflow_handler() - stop being called.
- * @h: a registered handler.
- *
- * On return @h->overflow runs nowhere and will not be called again.
- * Context: process; sleeps.
- */
-void kprofile_unregister_overflow_handler(struct kprofile_overflow_handler *h)
-{
-	mutex_lock(&kp_api_lock);
-	list_del_rcu(&h->node);
-	mutex_unlock(&kp_api_lock);
-	synchronize_rcu();
-}
-EXPORT_SYMBOL_GPL(kprofile_unregister_overflow_handler);
-
 static int kp_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
 	return kp_pmu_handle_overflow(&kp_dev.pmu, regs);
@@ -308,20 +250,14 @@ NOKPROBE_SYMBOL(kp_nmi_handler);
 
 /**
  * kp_nmi_register() - take PMIs: register the NMI_LOCAL handler (for the
- *	module's layer, kp_dev.pmu) and the exported handlers' consumer.
+ *	module's layer, kp_dev.pmu).
  * @pmu: &kp_dev.pmu.
  *
  * Return: 0 or the errno of register_nmi_handler().
  */
 int kp_nmi_register(struct kp_pmu *pmu)
 {
-	int ret;
-
-	kp_pmu_add_consumer(pmu, &kp_api_consumer);
-	ret = register_nmi_handler(NMI_LOCAL, kp_nmi_handler, 0, KP_NAME);
-	if (ret)
-		kp_pmu_remove_consumer(pmu, &kp_api_consumer);
-	return ret;
+	return register_nmi_handler(NMI_LOCAL, kp_nmi_handler, 0, KP_NAME);
 }
 
 /**
@@ -333,5 +269,4 @@ int kp_nmi_register(struct kp_pmu *pmu)
 void kp_nmi_unregister(struct kp_pmu *pmu)
 {
 	unregister_nmi_handler(NMI_LOCAL, KP_NAME);
-	kp_pmu_remove_consumer(pmu, &kp_api_consumer);
 }

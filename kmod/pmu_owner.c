@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_owner.c - who holds each counter: the "who holds counter i" query
- * behind EBUSY messages and KPROFILE_IOC_SCHEDULE, and holding counters
- * for reservations (HalAllocateHardwareCounters) with their overflow
- * claims.  See pmu.h for the counter model and the locking rules.
+ * pmu_owner.c - the counter slots and who holds each: taking a counter
+ * from kprofile's slots and Linux's arbitration and giving it back, the
+ * "who holds counter i" query behind EBUSY messages and
+ * KPROFILE_IOC_SCHEDULE, and holding counters for reservations
+ * (HalAllocateHardwareCounters) with their overflow claims.  See pmu.h
+ * for the counter model and the locking rules.
  */
 #include <linux/bitops.h>
 #include <linux/cpu.h>
@@ -11,6 +13,7 @@
 #include <linux/kernel.h>
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include <linux/pid.h>
@@ -19,20 +22,92 @@
 #include "pmu.h"
 
 /**
- * kp_pmu_source_name() - a source's name on this interface.
- * @pmu:    the layer.
- * @source: a KPROFILE_SOURCE.
+ * kp_pmu_alloc_counter() - take a counter free in kprofile's slots and in
+ *	Linux's arbitration, among those a source may use.
+ * @pmu:     the layer; @pmu->lock held.
+ * @allowed: the counters the source may use (kp_source_counters()).
  *
- * Return: e.g. "ProfileTotalIssues", or "?".
+ * The lowest allowed counter is taken; where the family constrains some
+ * events to some counters (AMD family 15h: many events only on
+ * PERF_CTL[2:0]), an event that may use every counter takes the highest
+ * one, leaving the constrained counters to the events that need them.
+ *
+ * Return: the counter, or -EBUSY.
  */
-const char *kp_pmu_source_name(const struct kp_pmu *pmu, u32 source)
+int kp_pmu_alloc_counter(struct kp_pmu *pmu, u64 allowed)
 {
-	const struct kp_source_row *row;
+	unsigned int n = pmu->desc->num_counters, i, idx;
+	u64 all = n ? GENMASK_ULL(min(n, 64U) - 1, 0) : 0;
+	bool high = kp_sources_constrained(pmu->sources) &&
+		    (allowed & all) == all;
 
-	row = kp_table_find(pmu->desc->iface, source);
-	if (row && row->name)
-		return row->name;
-	return kp_generic_name(source) ?: "?";
+	lockdep_assert_held(&pmu->lock);
+	for (i = 0; i < n; i++) {
+		idx = high ? n - 1 - i : i;
+		if (!(allowed & BIT_ULL(idx)) ||
+		    pmu->counters[idx].kind != KP_HOLDER_FREE)
+			continue;
+		if (pmu->arbiter->reserve(pmu, idx)) {
+			pmu->perf_refused &= ~BIT_ULL(idx);
+			return idx;
+		}
+		pmu->perf_refused |= BIT_ULL(idx);
+	}
+	return -EBUSY;
+}
+
+/**
+ * kp_pmu_free_counter() - give a counter back to Linux and empty its slot.
+ * @pmu: the layer; @pmu->lock held.
+ * @idx: a counter kp_pmu_alloc_counter() (or kp_pmu_hold()) took.
+ */
+void kp_pmu_free_counter(struct kp_pmu *pmu, unsigned int idx)
+{
+	struct kp_counter *k = &pmu->counters[idx];
+
+	lockdep_assert_held(&pmu->lock);
+	pmu->arbiter->release(pmu, idx);
+	k->kind = KP_HOLDER_FREE;
+	k->source = 0;
+	k->mode = KPROFILE_MODE_TABLE;
+	k->users = 0;
+	k->select = 0;
+	k->all_cpus = false;
+	cpumask_clear(k->cpus);
+	k->owner[0] = '\0';
+	put_pid(k->owner_pid);
+	k->owner_pid = NULL;
+}
+
+/* The IPI of kp_pmu_stop_everywhere(). */
+struct kp_stop_ipi {
+	struct kp_pmu *pmu;
+	unsigned int idx;
+};
+
+static void kp_pmu_ipi_stop(void *info)
+{
+	struct kp_stop_ipi *a = info;
+	u64 bit = BIT_ULL(a->idx);
+	struct kp_pmu_cpu *c = this_cpu_ptr(a->pmu->cpu);
+
+	a->pmu->ops->disable_monitoring(a->pmu, a->idx);
+	WRITE_ONCE(c->armed, c->armed & ~bit);
+	WRITE_ONCE(c->counting, c->counting & ~bit);
+}
+
+/**
+ * kp_pmu_stop_everywhere() - disable counter @idx on every online CPU
+ *	(DisableMonitoring), whatever it was doing there.
+ * @pmu: the layer; cpus_read_lock() and @pmu->lock held.
+ * @idx: the counter.
+ */
+void kp_pmu_stop_everywhere(struct kp_pmu *pmu, unsigned int idx)
+{
+	struct kp_stop_ipi a = { .pmu = pmu, .idx = idx };
+
+	lockdep_assert_held(&pmu->lock);
+	on_each_cpu(kp_pmu_ipi_stop, &a, 1);
 }
 
 /**
@@ -119,7 +194,7 @@ void kp_pmu_busy_reason_locked(struct kp_pmu *pmu, char *reason, size_t len)
 		switch (h.kind) {
 		case KP_HOLDER_SOURCE:
 			pos += scnprintf(reason + pos, len - pos, " %u:%s", i,
-					 kp_pmu_source_name(pmu, h.source));
+					 kp_source_name(pmu->desc->iface, h.source));
 			break;
 		case KP_HOLDER_RESERVED:
 		case KP_HOLDER_COUNTING:
@@ -228,7 +303,7 @@ int kp_pmu_hold(struct kp_pmu *pmu, u64 mask, const char *owner,
 			scnprintf(reason, len, "counter %llu is in use by %s",
 				  (u64)__ffs64(mask & ~taken),
 				  h.kind == KP_HOLDER_SOURCE ?
-				  kp_pmu_source_name(pmu, h.source) : h.owner);
+				  kp_source_name(pmu->desc->iface, h.source) : h.owner);
 		ret = -EBUSY;
 		goto out;
 	}

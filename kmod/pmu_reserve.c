@@ -32,6 +32,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 
 #define KP_RESERVE_MAX_DESCS	64

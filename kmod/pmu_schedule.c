@@ -17,6 +17,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 
 /*
@@ -171,7 +172,7 @@ int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s)
 			kp_sched_counters_text(allowed[i], ctrs, sizeof(ctrs));
 			scnprintf(s->reason, sizeof(s->reason),
 				  "%s may use only counters %s here (%s); not enough of them are free",
-				  kp_pmu_source_name(pmu, s->sources[need[i]]),
+				  kp_source_name(pmu->desc->iface, s->sources[need[i]]),
 				  ctrs,
 				  pmu->desc->iface == KPROFILE_INTERFACE_AMD64 ?
 				  kp_amd_family_label(pmu->desc->amd_family) :

@@ -31,6 +31,7 @@
 
 #include "access.h"
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 #include "profile.h"
 

@@ -57,7 +57,6 @@
 #include "sampler.h"
 #include "sources.h"
 
-struct kp_device;
 struct mm_struct;
 struct page;
 struct pid;
@@ -227,7 +226,6 @@ void kp_profile_get_stats(struct kp_profile *p,
 void kp_profile_get_stats_ex(struct kp_profile *p,
 			     struct kprofile_profile_stats_ex *st);
 bool kp_profile_buf_lost(struct kp_profile *p);
-long kp_ioctl_create_profile(struct kp_device *dev, void __user *argp);
 
 /* profile_check.c */
 int kp_profile_check(const struct kp_sources *sources,

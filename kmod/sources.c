@@ -103,6 +103,23 @@ const struct kp_source_row *kp_table_find(enum kprofile_interface iface,
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_table_find);
 
+/**
+ * kp_source_name() - a source's name on an interface.
+ * @iface:  the profile interface.
+ * @source: a KPROFILE_SOURCE.
+ *
+ * Return: e.g. "ProfileTotalIssues", or "?".
+ */
+const char *kp_source_name(enum kprofile_interface iface, u32 source)
+{
+	const struct kp_source_row *row;
+
+	row = kp_table_find(iface, source);
+	if (row && row->name)
+		return row->name;
+	return kp_generic_name(source) ?: "?";
+}
+
 static const char *kp_row_name(const struct kp_source_row *row)
 {
 	return row->name ? row->name : kp_generic_name(row->value);

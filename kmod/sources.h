@@ -57,6 +57,7 @@ const struct kp_source_row *kp_table(enum kprofile_interface iface,
 				     unsigned int *nr);
 const struct kp_source_row *kp_table_find(enum kprofile_interface iface,
 					  u32 value);
+const char *kp_source_name(enum kprofile_interface iface, u32 source);
 
 void kp_sources_init(struct kp_sources *s, const struct kp_pmu_desc *desc);
 bool kp_source_known(const struct kp_sources *s, u32 source);

@@ -7,6 +7,7 @@
 #include <linux/uaccess.h>
 
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 
 /**

@@ -52,6 +52,7 @@
 
 #include "access.h"
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 #include "sampler.h"
 #include "stream.h"

@@ -65,7 +65,6 @@
 #include "sources.h"
 
 struct file;
-struct kp_device;
 struct poll_table_struct;
 struct kp_sampler;
 struct kp_sample;
@@ -237,7 +236,6 @@ int kp_stream_start(struct kp_stream *st, char *reason, size_t len);
 int kp_stream_stop(struct kp_stream *st);
 void kp_stream_get_info(struct kp_stream *st,
 			struct kprofile_stream_info *info);
-long kp_ioctl_create_stream(struct kp_device *dev, void __user *argp);
 void kp_stream_set_init(struct kp_sampler *set);
 void kp_stream_set_exit(struct kp_sampler *set);
 

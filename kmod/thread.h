@@ -62,7 +62,6 @@
 #include <linux/workqueue.h>
 #include <uapi/linux/kprofile.h>
 
-struct kp_device;
 struct kp_pmu;
 struct pid_namespace;
 struct task_struct;
@@ -185,9 +184,6 @@ void kp_threads_exit(struct kp_threads *t);
 int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 		    char *reason, size_t len);
 void kp_hwconfig_query(struct kp_threads *t, struct kprofile_hw_config *cfg);
-long kp_ioctl_set_hw_config(struct kp_device *dev, void __user *argp);
-long kp_ioctl_set_hw_config_ex(struct kp_device *dev, void __user *argp);
-long kp_ioctl_query_hw_config(struct kp_device *dev, void __user *argp);
 
 /* thread.c: clients, entries and the accounting core. */
 struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
@@ -225,8 +221,5 @@ struct kp_thread_task *kp_thread_reserve_take(struct kp_thread_client *c);
 void kp_thread_reserve_put(struct kp_thread_client *c,
 			   struct kp_thread_task *e);
 void kp_thread_reserve_free(struct kp_thread_client *c);
-
-/* thread_fd.c: the enable ioctl, the fd, the scheduler hooks. */
-long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp);
 
 #endif /* _KPROFILE_THREAD_H */

@@ -27,6 +27,7 @@
 #include <asm/msr.h>
 
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 #include "pmu.h"
 #include "thread.h"

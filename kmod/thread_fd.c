@@ -35,6 +35,7 @@
 
 #include "access.h"
 #include "compat.h"
+#include "device.h"
 #include "kprofile.h"
 #include "sched_hooks.h"
 #include "thread.h"
