@@ -3,9 +3,10 @@
  * locking.h - the module's whole lock order, and what runs in which
  * context.  The rules for each piece of data stay next to it (sampler.h,
  * profile.h, stream.h, pmu.h, thread.h, sched_hooks.h, profile_index.c,
- * sampler_timer.c, thread_reserve.c, pmu_nmi.c); this page puts them on one
- * screen, so that "may I take X while holding Y?" has one answer.  lockdep checks it in
- * the debug kernel (testing/debugvm, kunit-debug).
+ * sampler_timer.c, thread_reserve.c, api.c); this page puts them on one
+ * screen, so that "may I take X while holding Y?" has one answer.
+ * lockdep checks it in the debug kernel (testing/debugvm, KUnit's debug
+ * kernel).
  *
  * Lock order
  * ----------
@@ -33,10 +34,19 @@
  *
  *   kp_threads.lock            (mutex; the thread-profiling configuration
  *                               and its one client)
- *     cpus_read_lock()         (the configuration's counting counters:
- *                               kp_pmu_claim_counting(),
- *                               kp_pmu_release_counting())
+ *     cpus_read_lock()         (giving a configuration's counting counter
+ *                               back: kp_pmu_release_counting())
  *       pmu->lock
+ *     pmu->lock                (claiming one, kp_pmu_claim_counting(), and
+ *                               the EBUSY reason, kp_pmu_busy_reason():
+ *                               without cpus_read_lock())
+ *
+ *   cpus_read_lock()           (under no lock of the module: a
+ *                               reservation's release, INFO_EX's busy
+ *                               scan)
+ *     pmu->lock                (also under no lock at all: holds for
+ *                               reservations, KPROFILE_IOC_SCHEDULE, the
+ *                               consumer list's writers)
  *
  *   client->lock               (raw spinlock, irqsave; a thread-profiling
  *                               client's hash table and list; taken in
@@ -45,7 +55,16 @@
  *                               schedule_work()'s own)
  *
  *   kp_api_lock                (mutex; writers of the exported overflow
- *                               handler list, pmu_nmi.c; a leaf)
+ *                               handler list, api.c; a leaf: its
+ *                               consumer is added and removed under
+ *                               pmu->lock alone, kp_api_init(),
+ *                               kp_api_exit())
+ *
+ * Kernel locks taken under none of the above: the mmap_lock of the
+ * profiled process (pinning a profile's buffer and watching its range at
+ * START, kp_profile_buf_pin(), before set->lock; faulting it in at
+ * create), task_lock() of a target thread (the access checks of
+ * access.c, at create and THREAD_ENABLE; a leaf).
  *
  * The CPU hotplug callbacks (pmu_cpu.c, sampler.c's ProfileTime state)
  * run with the hotplug lock held, as if under cpus_read_lock(): they take
@@ -55,6 +74,18 @@
  * --------
  * What runs where, and what it may do.  "No locks" means no lock of any
  * kind, spinlocks included; RCU readers only.
+ *
+ *   context    entered by                          may take
+ *   NMI        kp_nmi_handler() (pmu_nmi.c)        no locks, no allocation
+ *   hardirq    kp_stimer_fn() (sampler_timer.c),   no locks, no allocation
+ *              on_each_cpu() IPIs, irq_work
+ *   probe      the scheduler tracepoints           client->lock (raw) only;
+ *              (sched_hooks.c)                     no sleeping, no
+ *                                                  allocation that sleeps
+ *   process    ioctls, open, release, init and     everything, in the order
+ *              exit, work items, notifiers         above
+ *
+ * In detail:
  *
  *   NMI (a counter's overflow, the PMI)
  *     pmu_nmi.c kp_nmi_handler() -> the interface's check_overflow and
