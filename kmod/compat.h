@@ -45,8 +45,9 @@
 #endif
 
 /*
- * perf's verdict on the PMU (detection, F1).  kp_compat_perf_caps() returns
- * false when it cannot tell (then detection reads the MSRs instead).
+ * perf's verdict on the PMU (detection, docs/hardware.md F1).
+ * kp_compat_perf_caps() returns false when it cannot tell (then detection reads
+ * the MSRs instead).
  *
  * perf_get_x86_pmu_capability() answers with perf's PMU version, counters
  * and width; it returns all zeros when perf initialised no PMU (and WARNs

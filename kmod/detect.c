@@ -10,7 +10,7 @@
  *	    check_hw_exists(): a hypervisor masks them) or that fault when
  *	    read; the reason says which.
  *
- * Nothing is written (review finding F1): perf's own check ran at boot
+ * Nothing is written (docs/hardware.md F1): perf's own check ran at boot
  * before the NMI watchdog, on counters nobody used; a write/read-back now
  * would race a counter perf is counting on.  A usable PMU that perf holds
  * is reported as busy (pmu_state), not as None.
@@ -79,7 +79,7 @@ static void kp_detect_busy(const struct kp_hw *hw, struct kp_pmu_desc *desc)
 /*
  * Perf's verdict and a read of every select and counter (reads only: a
  * #GP means a hypervisor hides them).  No counter is written: one may be
- * counting for perf (review finding F1).
+ * counting for perf (docs/hardware.md F1).
  */
 static bool kp_check_counters(const struct kp_hw *hw,
 			      const struct kp_platform *p,

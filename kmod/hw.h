@@ -51,7 +51,7 @@ struct kp_cpuid_regs {
 /**
  * struct kp_platform - what the kernel already decided about the PMU:
  *	perf's verdict and the boot CPU's feature bits.  Detection takes
- *	these instead of writing a counter (review finding F1).
+ *	these instead of writing a counter (docs/hardware.md F1).
  * @perf_known:	   perf could answer: perf_get_x86_pmu_capability() does
  *		   not describe hybrid PMUs (it WARNs and says nothing there),
  *		   and where only KVM may call it, an event probe that failed

@@ -306,7 +306,10 @@ void kp_pmu_program_cpu(struct kp_pmu *pmu, unsigned int idx, u32 source,
 
 	if ((c->armed & BIT_ULL(idx)) || READ_ONCE(pmu->shut_down))
 		return;
-	/* A counter this CPU lacks (F7): arming refused it; never write it. */
+	/*
+	 * A counter this CPU lacks (docs/hardware.md F7): arming refused
+	 * it; never write it.
+	 */
 	if (c->checked && !(c->present & BIT_ULL(idx)))
 		return;
 	c->source[idx] = source;

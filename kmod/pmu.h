@@ -376,7 +376,10 @@ void kp_pmu_global_rmw(struct kp_pmu *pmu, u32 msr, u64 set, u64 clear);
 int kp_pmu_check_source(struct kp_pmu *pmu, u32 source,
 			enum kprofile_mode mode, char *reason, size_t len);
 
-/* pmu_hybrid.c: counters and events that differ per CPU (F7). */
+/*
+ * pmu_hybrid.c: counters and events that differ per CPU (docs/hardware.md
+ * F7).
+ */
 void kp_pmu_cpu_check(struct kp_pmu *pmu);
 int kp_pmu_cpus_allow(struct kp_pmu *pmu, const struct cpumask *cpus,
 		      u32 source, u64 *allowed, int *short_cpu, char *reason,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmu_busy.c - can the counters be used now?  The answer behind
- * KPROFILE_IOC_INFO_EX (review finding F1): a PMU perf holds is busy, not
+ * KPROFILE_IOC_INFO_EX (docs/hardware.md F1): a PMU perf holds is busy, not
  * absent, and stops being busy when perf lets go.
  *
  * Nothing is reserved or written to find out: every online CPU reads its

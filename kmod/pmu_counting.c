@@ -101,7 +101,7 @@ void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx)
 
 	if (READ_ONCE(pmu->shut_down))
 		return;
-	/* A CPU without this counter (F7): nothing to start. */
+	/* A CPU without this counter (docs/hardware.md F7): none to start. */
 	if (c->checked && !(c->present & BIT_ULL(idx)))
 		return;
 	/* An IPI (stop, arm) also updates this CPU's masks: interrupts off. */

@@ -40,13 +40,13 @@ static bool kp_pmu_armed_here(const struct kp_counter *k, unsigned int cpu)
  * kp_pmu_cpu_up() - bring the hardware layer up on this CPU.
  * @pmu: the layer; @pmu->lock held.
  *
- * Records the counters and events this CPU has (kp_pmu_cpu_check(), F7),
- * InitializeProfiling (LVTPC delivers NMI), then arms every source armed
- * on all CPUs or on this one, warning for a counter this CPU lacks (it is
- * left alone).  Nothing is saved.  Counting counters are
- * left to their user's next kp_pmu_start_counting().  The per-CPU work
- * runs with interrupts off, so no IPI or context-switch probe interleaves
- * with the global-control updates.
+ * Records the counters and events this CPU has (kp_pmu_cpu_check(),
+ * docs/hardware.md F7), InitializeProfiling (LVTPC delivers NMI), then arms
+ * every source armed on all CPUs or on this one, warning for a counter this CPU
+ * lacks (it is left alone).  Nothing is saved.  Counting counters are left to
+ * their user's next kp_pmu_start_counting().  The per-CPU work runs with
+ * interrupts off, so no IPI or context-switch probe interleaves with the
+ * global-control updates.
  * Context: on the CPU concerned, not migratable (CPU hotplug callback, or
  * an IPI).
  */

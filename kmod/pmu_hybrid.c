@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_hybrid.c - counters and events that differ per CPU (review finding
+ * pmu_hybrid.c - counters and events that differ per CPU (docs/hardware.md
  * F7).  On hybrid Intel parts CPUID leaf 0xA (and leaf 0x23, sub-leaf 1,
  * where present) can report fewer counters, or a different EBX event
  * vector, on one core type than on another; detection reads them on one

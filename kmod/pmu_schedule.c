@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu_schedule.c - which sources can run together (the HAL document's "future
- * work": "find out the number and the dependencies of the profile sources
- * that could be monitored at same time"): KPROFILE_IOC_SCHEDULE.
+ * pmu_schedule.c - which sources can run together, and on which counters:
+ * KPROFILE_IOC_SCHEDULE (the HAL has no such call; docs/hardware.md, the
+ * table at the top).
  *
  * A set of sources fits when each counter source that is not armed
  * already gets its own counter nobody holds (not kprofile: a profile, a

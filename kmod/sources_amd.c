@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sources_amd.c - which Amd64 table sources each AMD family supports, and
- * on which counters (review finding F2).  The rules and their citations
+ * on which counters (docs/hardware.md F2).  The rules and their citations
  * are data, in <uapi/linux/kprofile_amd_families.h>, shared with the tool
  * (`kprofile sources --family`); this file only applies them.
  */

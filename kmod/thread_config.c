@@ -4,19 +4,18 @@
  * profiling (KeSetHardwareCounterConfiguration /
  * KeQueryHardwareCounterConfiguration).
  *
- * Up to KPROFILE_MAX_COUNTERS entries, each a counter source and a mode.
- * A set validates everything first (EINVAL), needs a profile interface
- * (EOPNOTSUPP, STATUS_NOT_IMPLEMENTED), refuses while thread profiling is
- * enabled (EBUSY: the seed says to call it only while it is off), then
- * claims one counting counter per entry from the hardware layer; a counter
- * in use elsewhere is EBUSY (STATUS_WMI_ALREADY_ENABLED) and the reason
- * names who holds the counters.  Each set replaces the last.  A set frees
- * the previous configuration's counters first, so that the new one may
- * reuse them; on failure it claims them back.  Linux can reserve a freed
- * counter meanwhile (perf, the NMI watchdog): then the configuration is
- * left empty, and the reason says so.  Count 0 is the empty
- * configuration, the one in force after load.  See thread.h for the
- * locking.
+ * Up to KPROFILE_MAX_COUNTERS entries, each a counter source and a mode.  A set
+ * validates everything first (EINVAL), needs a profile interface (EOPNOTSUPP,
+ * STATUS_NOT_IMPLEMENTED), refuses while thread profiling is enabled (EBUSY: a
+ * client counts with the configuration it started with), then claims one
+ * counting counter per entry from the hardware layer; a counter in use
+ * elsewhere is EBUSY (STATUS_WMI_ALREADY_ENABLED) and the reason names who
+ * holds the counters.  Each set replaces the last.  A set frees the previous
+ * configuration's counters first, so that the new one may reuse them; on
+ * failure it claims them back.  Linux can reserve a freed counter meanwhile
+ * (perf, the NMI watchdog): then the configuration is left empty, and the
+ * reason says so.  Count 0 is the empty configuration, the one in force after
+ * load.  See thread.h for the locking.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>

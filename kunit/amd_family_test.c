@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * amd_family_test.c - KUnit suite "kprofile_amd_family": which Amd64
- * sources each AMD family supports and on which counters (review finding
+ * sources each AMD family supports and on which counters (docs/hardware.md
  * F2): the family is named from CPUID, an event the family renumbered is
  * EOPNOTSUPP with a reason naming the family and the event, and on family
  * 15h the allocator and KPROFILE_IOC_SCHEDULE keep each event on the

@@ -10,7 +10,7 @@
  * calls it: it asks the platform op (perf's verdict, which may sleep)
  * first and only then pins a CPU for the CPUID and MSR reads; the fake
  * counts platform calls made in atomic context, and every case checks
- * there were none.  Detection never writes a register (review finding
+ * there were none.  Detection never writes a register (docs/hardware.md
  * F1): perf's verdict and the feature bits come from the fake's platform
  * op, and a counter someone else is counting on makes the PMU busy, not
  * None.

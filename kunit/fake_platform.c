@@ -2,7 +2,7 @@
 /*
  * fake_platform.c - the parts of the fake processor that are not the
  * register file (fake_hw.c): perf's verdict and the kernel's feature bits
- * (the kp_hw platform op, review finding F1), and CPUID answers that
+ * (the kp_hw platform op, docs/hardware.md F1), and CPUID answers that
  * differ per CPU (hybrid parts, F7).  See the "platform" section of
  * fake_hw.h.
  *

@@ -63,7 +63,7 @@ static void kp_arm_emon_v1(struct kunit *test)
 }
 
 /*
- * Intel v2+, 48-bit counters: the issue's example, select 0x005300C5 and
+ * Intel v2+, 48-bit counters: the worked example, select 0x005300C5 and
  * counter 0xFFFFFFFFD8F0, then IA32_PERF_GLOBAL_CTRL bit 0.  Disarming
  * clears the global bit, EN and INT, and acknowledges a pending overflow.
  */

@@ -2,7 +2,7 @@
 /*
  * pmu_busy_test.c - KUnit suite "kprofile_pmu_busy": a PMU perf holds is
  * reported busy, with the reason, and usable once perf lets go, without
- * reloading (review finding F1).  perf's arbitration is the fixture's
+ * reloading (docs/hardware.md F1).  perf's arbitration is the fixture's
  * all-or-nothing model of reserve_pmc_hardware().
  */
 #include <kunit/test.h>

@@ -3,9 +3,10 @@
  * pmu_cpu_test.c - KUnit suite "kprofile_pmu_cpu": what the hardware
  * layer leaves behind and brings back.  Unload and CPU offline disable
  * what kprofile programmed and touch nothing else; a CPU coming online and
- * a resume re-program what is armed; reservations are all or nothing and leave nothing programmed
- * when they fail; counting counters for thread profiling; and the
- * schedule answer (which sources fit together).
+ * a resume re-program what is armed; reservations are all or nothing and
+ * leave nothing programmed when they fail; counting counters for thread
+ * profiling; and the schedule answer (which sources fit together).  F4,
+ * F8 and F14 are findings in docs/hardware.md.
  */
 #include <kunit/test.h>
 #include <linux/bits.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pmu_hybrid_test.c - KUnit suite "kprofile_pmu_hybrid": counters and
- * events that differ per CPU (review finding F7: hybrid parts report a
+ * events that differ per CPU (docs/hardware.md F7: hybrid parts report a
  * different CPUID leaf 0xA, or leaf 0x23, on each core type), and
  * counter 3 left to the TSX force-abort microcode (F13).
  *

@@ -341,16 +341,16 @@ static void kp_test_holder_program(void *arg)
 }
 
 /*
- * F16: the reservation contract of include/linux/kprofile.h ("reserving
- * counters"), on Zen 4 (PerfMonV2), from the holder's side.  Reserving
- * programs nothing; the holder's counter counts only with EN and its
+ * docs/hardware.md F16: the reservation contract of include/linux/kprofile.h
+ * ("reserving counters"), on Zen 4 (PerfMonV2), from the holder's side.
+ * Reserving programs nothing; the holder's counter counts only with EN and its
  * PerfCntrGlobalCtl bit; an overflow with INT is acknowledged, the LVTPC
- * unmasked and the handler called (interrupts off, as in the NMI) with
- * the counter's bit, and kprofile does not reload the counter; without
- * INT nothing is reported and the status bit is left to the holder; at
- * CPU start (Linux zeroes PerfCntrGlobalCtl) kprofile re-enables its own
- * armed counter, not the holder's; release disables the counter (EN, INT,
- * global bit) on every CPU and stops the handler before it returns.
+ * unmasked and the handler called (interrupts off, as in the NMI) with the
+ * counter's bit, and kprofile does not reload the counter; without INT nothing
+ * is reported and the status bit is left to the holder; at CPU start (Linux
+ * zeroes PerfCntrGlobalCtl) kprofile re-enables its own armed counter, not the
+ * holder's; release disables the counter (EN, INT, global bit) on every CPU and
+ * stops the handler before it returns.
  */
 static void kp_nmi_reservation_contract(struct kunit *test)
 {

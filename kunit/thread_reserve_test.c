@@ -3,7 +3,7 @@
  * thread_reserve_test.c - KUnit suite "kprofile_thread_reserve": a thread
  * that joins from the fork hook (atomic context, preemption off) takes a
  * preallocated entry and never allocates, so the hook is valid on
- * PREEMPT_RT (review finding F17).
+ * PREEMPT_RT (docs/hardware.md F17).
  *
  * The joins are made with preemption off, as the tracepoint runs them;
  * the refill work is queued on this CPU and cannot run until preemption

@@ -305,7 +305,7 @@ static void op_start(struct kpf_ctx *c, struct obj *o)
 	if (o->gone && !o->started)
 		return;
 	ret = kpf_ioctl(c, o->fd, KPF_PROFILE, KPROFILE_IOC_START, NULL);
-	if (o->tainted) {	/* the module may have stopped it (R1) */
+	if (o->tainted) {	/* the module may have stopped it: docs/profiles.md */
 		resync(c, o);
 		return;
 	}
@@ -377,7 +377,8 @@ static void op_stats(struct kpf_ctx *c, struct obj *o)
 }
 
 /*
- * Replace, zap, protect or unmap a started profile's buffer (R1).  Never
+ * Replace, zap, protect or unmap a started profile's buffer (docs/profiles.md,
+ * "The buffer's mapping").  Never
  * munmap() and map again: another thread may get the gap in between, and
  * MAP_FIXED would then clobber its memory.  An unmapped buffer is gone
  * for good: its profile is never started again (START would pin whatever

@@ -104,7 +104,8 @@ is "$(kv tasks "$out")" 0 "without INHERIT: no task records"
 gt "$(kv samples_self "$out")" 0 && ok "without INHERIT: the process itself is sampled" ||
 	not_ok "without INHERIT: the process itself is sampled" "$out"
 
-# --- an exec that leaves a followed process non-dumpable (S1) -------------
+# --- an exec that leaves a followed process non-dumpable ------------------
+# (docs/profiles.md, "Sample streams", "Privileges")
 # A copy owned by uid 1000, set-user-ID: root executing it gets euid 1000,
 # which leaves the process non-dumpable (as a set-user-ID program run by a
 # user); a plain copy is the control.

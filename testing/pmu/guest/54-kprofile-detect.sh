@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# 54-kprofile-detect: the seeds' detection logic on a real kernel and a
-# PMU perf accepts, on every model line: intel (perfmon
-# v2, EBX 0x58), intel-v1 (perfmon version 1), intel-ebx (EBX 0x25), amd,
+# 54-kprofile-detect: detection (docs/hardware.md, "Detection") on a real
+# kernel and a PMU perf accepts, on every model line: intel (perfmon v2,
+# EBX 0x58), intel-v1 (perfmon version 1), intel-ebx (EBX 0x25), amd,
 # amd-core.  The interface, its counters and perfmon version are the
 # machine's (Emon with QEMU's 4 counters; Amd64 with 4; with
 # PerfCtrExtCore's 6 it uses the interface's 4 legacy ones, which alias
