@@ -17,6 +17,11 @@
  *   stream->op_lock            (mutex; a stream's START, STOP, release)
  *     set->lock                (mutex; every start and stop of a
  *                               sampler's profiles and streams)
+ *       set->fold_lock         (mutex; the profiles' folded statistics
+ *                               and the snapshots not folded yet,
+ *                               profile_stats.c; also taken alone by a
+ *                               statistics read and a snapshot's fold
+ *                               work; a leaf)
  *       tracepoint mutexes     (kp_sched_hook_register(), _unregister(),
  *                               sched_hooks.c: the tracepoint code's
  *                               tracepoints_mutex, and inside it the
@@ -124,7 +129,8 @@
  *     The ioctls, open and release, the module's init and exit, the
  *     buffer's MMU interval notifier (profile_buf.c: marks the buffer
  *     lost with WRITE_ONCE()), the release work that unpins a stopped
- *     profile's buffer after a grace period (profile.c), the reserve's
+ *     profile's buffer after a grace period (profile.c) and the one that
+ *     folds a replaced snapshot's counters (profile_stats.c), the reserve's
  *     refill work, the reboot notifier.  Everything above may be taken
  *     here, in the order above.
  */

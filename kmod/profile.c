@@ -96,7 +96,22 @@ err:
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_new);
 
-static void kp_profile_put(struct kp_profile *p)
+/**
+ * kp_profile_get() - take a reference on a profile (its memory stays).
+ * @p: the profile; the caller holds a reference already.
+ */
+void kp_profile_get(struct kp_profile *p)
+{
+	refcount_inc(&p->refs);
+}
+
+/**
+ * kp_profile_put() - drop a reference; the last one frees the profile.
+ * @p: the profile.
+ *
+ * Context: process.
+ */
+void kp_profile_put(struct kp_profile *p)
 {
 	if (!refcount_dec_and_test(&p->refs))
 		return;
@@ -330,31 +345,6 @@ int kp_profile_stop(struct kp_profile *p)
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_stop);
 
 /**
- * kp_profile_get_stats() - KPROFILE_IOC_PROFILE_STATS.
- * @p:  the profile.
- * @st: filled in (reserved fields zeroed).
- */
-void kp_profile_get_stats(struct kp_profile *p,
-			  struct kprofile_profile_stats *st)
-{
-	unsigned int cpu;
-
-	memset(st, 0, sizeof(*st));
-	for_each_possible_cpu(cpu) {
-		const struct kp_profile_stat *c = per_cpu_ptr(p->stat, cpu);
-
-		st->hits += READ_ONCE(c->hits);
-		st->outside += READ_ONCE(c->outside);
-		st->unavailable += READ_ONCE(c->unavailable);
-		st->wrong_mode += READ_ONCE(c->wrong_mode);
-	}
-	st->started = READ_ONCE(p->started);
-	st->source = p->source;
-	st->interval = kp_source_interval(p->set->sources, p->source);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats);
-
-/**
  * kp_profile_buf_lost() - whether the buffer's mapping changed while the
  *	profile ran (since its last start).
  * @p: the profile.
@@ -365,28 +355,6 @@ bool kp_profile_buf_lost(struct kp_profile *p)
 {
 	return READ_ONCE(p->buf_lost);
 }
-
-/**
- * kp_profile_get_stats_ex() - KPROFILE_IOC_PROFILE_STATS_EX.
- * @p:  the profile.
- * @st: filled in (reserved fields zeroed).
- */
-void kp_profile_get_stats_ex(struct kp_profile *p,
-			     struct kprofile_profile_stats_ex *st)
-{
-	unsigned int cpu;
-
-	memset(st, 0, sizeof(*st));
-	kp_profile_get_stats(p, &st->stats);
-	if (READ_ONCE(p->exec_stopped))
-		st->flags |= KPROFILE_PROFILE_EXEC_STOPPED;
-	if (kp_profile_buf_lost(p))
-		st->flags |= KPROFILE_PROFILE_BUFFER_LOST;
-	for_each_possible_cpu(cpu)
-		st->not_dumpable += READ_ONCE(per_cpu_ptr(p->stat,
-							  cpu)->not_dumpable);
-}
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats_ex);
 
 /**
  * kp_profile_start_ex() - KPROFILE_IOC_START_EX: KPROFILE_IOC_START, and

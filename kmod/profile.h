@@ -11,7 +11,10 @@
  * profile_check.c validation of a create request and the privilege rules.
  * profile_buf.c   the bucket buffer: pinning the caller's pages.
  * profile_hit.c   the hit path: which started profiles an interrupt hits.
- * profile_index.c the started profiles of a source, indexed by process.
+ * profile_index.c the started profiles of a source, indexed by process,
+ *		   filters and address.
+ * profile_stats.c the statistics: a profile's own counters and its
+ *		   classes', folded when a snapshot goes.
  * profile_exec.c  a set-user-ID exec stops the profiles of the process.
  *
  * Object model and locking
@@ -27,10 +30,16 @@
  *
  * The hit path (NMI and hrtimer context) takes no lock and allocates
  * nothing: it reads the source's RCU-published index snapshot
- * (profile_index.c), visits the system-wide profiles and those of the
- * interrupted process only, reads each profile's immutable fields and
- * its RCU-published buffer, and increments atomics (the buckets) and
- * per-CPU counters (the statistics).  Stop unpublishes the buffer,
+ * (profile_index.c), filters the classes of the system-wide profiles and
+ * of the interrupted process (profiles that share their filters), finds
+ * by address the profiles whose range holds the ip, reads their
+ * immutable fields and RCU-published buffers, and increments atomics
+ * (the buckets) and per-CPU counters (the statistics: a class's, and a
+ * counted profile's own).  The sampler's @fold_lock protects each
+ * profile's @folded and the @unfolded list (profile_stats.c); the exec
+ * hook writes @exec_stopped flags without a lock (profile_exec.c).
+ * A snapshot holds a reference on each of its profiles until its
+ * counters are folded.  Stop unpublishes the buffer,
  * unlinks the profile and publishes a snapshot without it, and returns
  * at once: the buffer is unpinned by a work item queued after an RCU
  * grace period (NMI handlers and hrtimer callbacks are RCU readers),
@@ -44,6 +53,7 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/list.h>
+#include <asm/local64.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -96,51 +106,162 @@ struct kp_profile_buf {
 };
 
 /**
- * struct kp_profile_group - the started profiles of one thread group in
- *	an index snapshot.
- * @tgid:  the thread group.
- * @first: index of its first profile in the snapshot's @profiles.
- * @nr:	   its profiles (consecutive).
+ * struct kp_profile_entry - one started profile in its class of an index
+ *	snapshot, by address.
+ * @base:  first address of its range.
+ * @last:  last address of its range (@base + @size - 1).
+ * @reach: the largest @last of this entry and the class's entries before
+ *	   it: no entry up to here contains an ip above it.
+ * @p:	   the profile.
+ */
+struct kp_profile_entry {
+	u64 base;
+	u64 last;
+	u64 reach;
+	struct kp_profile *p;
+};
+
+/**
+ * struct kp_profile_class - the started profiles of one thread group (or
+ *	the system-wide ones) in a snapshot whose filters are the same, so
+ *	an interrupt passes them or not all at once (profile_index.c).
+ * @cpus:	  the CPU set, or NULL for every CPU.
+ * @mm:		  for @self: the creator's address space (compared only).
+ * @mode:	  kp_counter_mode() of the profiles' mode (BOTH is TABLE).
+ * @dumpable_only: see struct kp_profile.
+ * @self:	  KPROFILE_TARGET_SELF profiles (the @mm rule).
+ * @exec_stopped: the profiles are @exec_stopped: set when the snapshot is
+ *		  built, or later by the exec hook (WRITE_ONCE()); read by
+ *		  the hit path.
+ * @first:	  the first of its @nr entries in the snapshot's @entries,
+ *		  sorted by @base (then by profile pointer).
+ * @nr:		  its entries.
+ * @tree:	  when two of its ranges overlap: the offset in the
+ *		  snapshot's @tree of 2 * @span slots, a max-tree of the
+ *		  entries' @last (leaves at [@span, 2 * @span)); else unused.
+ * @span:	  the tree's leaves, a power of two >= @nr; 0: no tree (no
+ *		  two ranges overlap).
+ */
+struct kp_profile_class {
+	const struct cpumask *cpus;
+	const struct mm_struct *mm;
+	u8 mode;
+	bool dumpable_only;
+	bool self;
+	bool exec_stopped;
+	u32 first;
+	u32 nr;
+	u32 tree;
+	u32 span;
+};
+
+/**
+ * struct kp_profile_class_stat - what one class's filters passed on one
+ *	CPU: what each of its profiles counts as wrong_mode, not_dumpable
+ *	and (less its own hits and unavailable) outside.  local64_t: the
+ *	CPU's NMI may interrupt its own hardirq's increment.
+ * @passed:	  passed every filter but the range.
+ * @wrong_mode:	  matched CPU and task, not the mode.
+ * @not_dumpable: of the target, hidden by dumpability.
+ */
+struct kp_profile_class_stat {
+	local64_t passed;
+	local64_t wrong_mode;
+	local64_t not_dumpable;
+};
+
+/**
+ * struct kp_profile_group - the classes of one thread group in an index
+ *	snapshot.
+ * @tgid:  the thread group (NULL: the system-wide profiles).
+ * @first: index of its first class in the snapshot's @classes.
+ * @nr:	   its classes (consecutive).
  */
 struct kp_profile_group {
 	const struct pid *tgid;
-	unsigned int first;
-	unsigned int nr;
+	u32 first;
+	u32 nr;
 };
 
 /**
  * struct kp_profile_index - an immutable snapshot of the started profiles
- *	of one source (profile_index.c).
- * @rcu:       frees it after a grace period once replaced.
- * @nr:	       entries in @profiles.
- * @nr_system: the system-wide profiles, @profiles[0 .. @nr_system).
+ *	of one source (profile_index.c), with the counters of its classes.
+ * @rwork:     folds the counters into the profiles and frees the snapshot
+ *	       a grace period after it was replaced (profile_stats.c).
+ * @unfolded:  on the sampler's @unfolded list until then.
+ * @set:       the sampler.
+ * @source:    the source.
+ * @bytes:     the size of the allocation.
+ * @nr:	       profiles (entries).
  * @nr_groups: entries in @groups.
+ * @nr_classes: entries in @classes.
+ * @system:    the classes of the system-wide profiles.
  * @groups:    the thread groups, sorted by pid pointer (binary search).
- * @profiles:  the profiles; each group's are consecutive.
+ * @classes:   the classes; each group's are consecutive.
+ * @entries:   the profiles; each class's are consecutive, by address.
+ * @tree:      the max-trees of the classes that have one.
+ * @stat:      per CPU (row @cpu * @stride bytes in), per class counters.
+ * @stride:    bytes of one CPU's row of @stat (cache-line aligned).
+ *
+ * The snapshot holds a reference on each of its profiles (@refs) until
+ * its counters are folded.
  */
 struct kp_profile_index {
-	struct rcu_head rcu;
-	unsigned int nr;
-	unsigned int nr_system;
-	unsigned int nr_groups;
+	struct rcu_work rwork;
+	struct list_head unfolded;
+	struct kp_sampler *set;
+	u32 source;
+	size_t bytes;
+	u32 nr;
+	u32 nr_groups;
+	u32 nr_classes;
+	struct kp_profile_group system;
 	struct kp_profile_group *groups;
-	struct kp_profile *profiles[];
+	struct kp_profile_class *classes;
+	struct kp_profile_entry *entries;
+	u64 *tree;
+	void *stat;
+	size_t stride;
 };
 
 /**
- * struct kp_profile_stat - a profile's statistics on one CPU; written by
+ * kp_profile_class_stat() - one class's counters on one CPU.
+ * @idx: the snapshot.
+ * @cpu: the CPU (< nr_cpu_ids).
+ * @ci:	 the class.
+ *
+ * Return: the counters.
+ */
+static inline struct kp_profile_class_stat *
+kp_profile_class_stat(const struct kp_profile_index *idx, unsigned int cpu,
+		      u32 ci)
+{
+	return (struct kp_profile_class_stat *)(idx->stat + cpu * idx->stride) +
+	       ci;
+}
+
+/**
+ * struct kp_profile_stat - a profile's own counters on one CPU; written by
  *	that CPU's hit path only (this_cpu_inc(), NMI-safe on x86), summed
- *	when read.
+ *	when read.  The other statistics are its classes' (above).
  * @hits:	  see struct kp_profile.
- * @outside:	  see struct kp_profile.
  * @unavailable:  see struct kp_profile.
- * @wrong_mode:	  see struct kp_profile.
- * @not_dumpable: see struct kp_profile.
  */
 struct kp_profile_stat {
 	u64 hits;
-	u64 outside;
 	u64 unavailable;
+};
+
+/**
+ * struct kp_profile_folded - the class counters of the snapshots a
+ *	profile was in that are gone, added up (profile_stats.c);
+ *	protected by the sampler's @fold_lock.
+ * @passed:	  see struct kp_profile_class_stat.
+ * @wrong_mode:	  see struct kp_profile_class_stat.
+ * @not_dumpable: see struct kp_profile_class_stat.
+ */
+struct kp_profile_folded {
+	u64 passed;
 	u64 wrong_mode;
 	u64 not_dumpable;
 };
@@ -165,7 +286,10 @@ struct kp_profile_stat {
  *		 (set-user-ID, set-group-ID, file capabilities) while the
  *		 profile was started: it counts the target no more, as perf
  *		 tears its task events down at such an exec.  Set once, by
- *		 the exec hook (profile_exec.c), read by the hit path.
+ *		 the exec hook (profile_exec.c); the hit path reads its
+ *		 class's copy (struct kp_profile_class).
+ * @index_stopped: @exec_stopped as the last snapshot build read it
+ *		 (profile_index.c; under the sampler's @lock).
  * @all_cpus:	 the CPU set was empty: every CPU.
  * @cpus:	 otherwise, the CPUs.
  * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
@@ -177,13 +301,15 @@ struct kp_profile_stat {
  * @buf_lost:	 the buffer's mapping changed since the last start: counts
  *		 would be invisible (profile_buf.c); set by the watch, read
  *		 by the hit path, cleared at start.
- * @stat:	 per-CPU statistics: interrupts counted in a bucket (hits);
- *		 whose task matched but ip was out of range (outside); that
- *		 matched while the buffer was not there, a stop racing with
- *		 them or @buf_lost (unavailable); whose task matched but mode
- *		 did not (wrong_mode); of the target not counted because it
- *		 was not dumpable, see @dumpable_only, @exec_stopped
- *		 (not_dumpable).
+ * @stat:	 per-CPU counters of the interrupts counted in a bucket
+ *		 (hits) and of those in range while the buffer was not
+ *		 there, a stop racing with them or @buf_lost (unavailable).
+ * @folded:	 the counters of its classes in snapshots that are gone:
+ *		 interrupts whose task matched but mode did not
+ *		 (wrong_mode); of the target not counted because it was not
+ *		 dumpable, see @dumpable_only, @exec_stopped (not_dumpable);
+ *		 that passed every filter but the range (passed: outside is
+ *		 passed - hits - unavailable).  profile_stats.c.
  *
  * Everything above @refs is immutable after creation.
  */
@@ -200,6 +326,7 @@ struct kp_profile {
 	struct pid *tgid;
 	bool dumpable_only;
 	bool exec_stopped;
+	bool index_stopped;
 	bool all_cpus;
 	cpumask_var_t cpus;
 	struct mm_struct *mm;
@@ -211,12 +338,15 @@ struct kp_profile {
 	bool buf_lost;
 
 	struct kp_profile_stat __percpu *stat;
+	struct kp_profile_folded folded;
 };
 
 struct kp_profile *kp_profile_new(struct kp_sampler *set,
 				  const struct kprofile_create_profile *req,
 				  struct pid *tgid, const struct cpumask *cpus);
 void kp_profile_free(struct kp_profile *p);
+void kp_profile_get(struct kp_profile *p);
+void kp_profile_put(struct kp_profile *p);
 int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 			 char *reason, size_t len);
 int kp_profile_start(struct kp_profile *p, char *reason, size_t len);
@@ -251,6 +381,11 @@ void kp_profile_index_link(struct kp_sampler *set, struct kp_profile *p);
 int kp_profile_index_rebuild(struct kp_sampler *set, u32 source, gfp_t gfp);
 void kp_profile_index_remove(struct kp_sampler *set, struct kp_profile *p);
 
+/* profile_stats.c */
+void kp_profile_index_retire(struct kp_profile_index *idx);
+void kp_profile_index_fold(struct kp_profile_index *idx);
+void kp_profile_index_free(struct kp_profile_index *idx);
+
 /* profile_hit.c */
 bool kp_profile_hit(struct kp_sampler *set, const struct kp_sample *s);
 bool kp_profile_time_wanted(struct kp_sampler *set, struct task_struct *task);
@@ -259,5 +394,6 @@ bool kp_profile_time_wanted(struct kp_sampler *set, struct task_struct *task);
 int kp_profile_exec_init(struct kp_sampler *set);
 void kp_profile_exec_exit(struct kp_sampler *set);
 void kp_profile_exec(struct kp_sampler *set, struct task_struct *task);
+void kp_profile_exec_fixup(struct kp_profile_index *idx);
 
 #endif /* _KPROFILE_PROFILE_H */

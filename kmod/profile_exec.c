@@ -14,8 +14,10 @@
  * process's interrupts as not_dumpable, and the statistics say
  * EXEC_STOPPED.  Counts taken before the exec stay in the buckets.
  *
- * The hook (sched_hooks.h) walks the started lists under RCU and only
- * sets flags.  Between the new program's first instruction and the hook,
+ * The hook (sched_hooks.h) finds the process's profiles in the
+ * published index snapshots under RCU and only sets flags: the profiles'
+ * (which the statistics report) and their classes' (which the hit path
+ * reads, profile_index.c).  Between the new program's first instruction and the hook,
  * a profile of oneself is covered by the hit path's own rule (a
  * non-dumpable address space other than the creator's is not counted).
  */
@@ -39,33 +41,91 @@ static void kp_profile_on_exec(void *data, struct task_struct *task,
 		kp_profile_exec(data, task);
 }
 
+/* Mark @g's classes of @idx and their profiles @exec_stopped. */
+static void kp_profile_exec_group(struct kp_profile_index *idx,
+				  const struct kp_profile_group *g)
+{
+	u32 ci, i;
+
+	for (ci = g->first; ci < g->first + g->nr; ci++) {
+		struct kp_profile_class *c = &idx->classes[ci];
+
+		for (i = c->first; i < c->first + c->nr; i++)
+			WRITE_ONCE(idx->entries[i].p->exec_stopped, true);
+		WRITE_ONCE(c->exec_stopped, true);
+	}
+}
+
 /**
  * kp_profile_exec() - @task executed a program that left it non-dumpable:
  *	stop counting it in every started profile of its process.
  * @set:  the profiles.
  * @task: the task (current, in the exec hook).
  *
+ * Marks the profiles of the process and their classes in each source's
+ * published snapshot, then bumps the sampler's @exec_seq and looks again:
+ * a rebuild that published a snapshot meanwhile either sees the count
+ * move (and fixes its classes up, kp_profile_exec_fixup()) or was
+ * published before the look, which marks it too (both sides order their
+ * write before their read with a full barrier).
  * Context: any but NMI; no locks taken.
  */
 void kp_profile_exec(struct kp_sampler *set, struct task_struct *task)
 {
 	struct pid *tgid = task_tgid(task);
+	struct kp_profile_index *idx, *seen;
 	const struct kp_profile_group *g;
-	const struct kp_profile_index *idx;
-	unsigned int i, j;
+	unsigned int i;
 
 	rcu_read_lock();
 	for (i = 0; i < KP_SOURCE_LIMIT; i++) {
-		idx = rcu_dereference(set->index[i]);
-		g = idx ? kp_profile_index_find(idx, tgid) : NULL;
-		if (!g)
-			continue;
-		for (j = g->first; j < g->first + g->nr; j++)
-			WRITE_ONCE(idx->profiles[j]->exec_stopped, true);
+		seen = NULL;
+		for (;;) {
+			idx = rcu_dereference(set->index[i]);
+			if (!idx || idx == seen)
+				break;
+			seen = idx;
+			g = kp_profile_index_find(idx, tgid);
+			if (g)
+				kp_profile_exec_group(idx, g);
+			atomic_inc_return(&set->exec_seq); /* full barrier */
+		}
 	}
 	rcu_read_unlock();
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_profile_exec);
+
+/**
+ * kp_profile_exec_fixup() - a just published snapshot raced with the
+ *	exec hook: mark whole every class of it of which a profile is
+ *	@exec_stopped.
+ * @idx: the snapshot.
+ *
+ * The build read each profile's flag once and split the classes by it;
+ * a hook that ran meanwhile marked the profiles in the previous snapshot,
+ * which may be part of a class of this one.  Its process executed while
+ * its profiles were being started: the class counts as stopped, all of
+ * it.
+ * Context: process; the sampler's @lock held.
+ */
+void kp_profile_exec_fixup(struct kp_profile_index *idx)
+{
+	u32 ci, i;
+
+	lockdep_assert_held(&idx->set->lock);
+	for (ci = 0; ci < idx->nr_classes; ci++) {
+		struct kp_profile_class *c = &idx->classes[ci];
+		bool any = false;
+
+		for (i = c->first; i < c->first + c->nr; i++)
+			any |= READ_ONCE(idx->entries[i].p->exec_stopped);
+		if (!any || c->exec_stopped)
+			continue;
+		for (i = c->first; i < c->first + c->nr; i++)
+			WRITE_ONCE(idx->entries[i].p->exec_stopped, true);
+		WRITE_ONCE(c->exec_stopped, true);
+	}
+}
 
 /**
  * kp_profile_exec_init() - hook exec for @set.

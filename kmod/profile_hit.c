@@ -14,14 +14,20 @@
  *
  * Context: NMI (counter sources) or hardirq (ProfileTime's hrtimer).  No
  * locks, no allocation: the source's RCU-published index snapshot
- * (profile_index.c) gives the system-wide profiles and, by binary search,
- * those of the interrupted process; profiles of other processes are not
- * visited.  Reads of immutable fields, an atomic increment of the bucket,
- * per-CPU statistics.  See profile.h for how stop keeps a buffer and its
- * profile alive until this path cannot see them.
+ * (profile_index.c) gives the classes of the system-wide profiles and,
+ * by binary search, those of the interrupted process; profiles of other
+ * processes are not visited.  A class's filters are tested once for all
+ * its profiles, and the profiles whose range holds the ip are found by
+ * address, so one of the process's profiles whose range misses costs
+ * nothing.  Reads of immutable fields, an atomic increment of the
+ * bucket, per-CPU counters (the class's, the counted profile's; the
+ * statistics follow from them, profile_stats.c).  See profile.h for how
+ * stop keeps a buffer and its profile alive until this path cannot see
+ * them.
  */
 #include <linux/atomic.h>
 #include <linux/kprobes.h>
+#include <asm/local64.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/percpu.h>
@@ -43,47 +49,28 @@ static atomic_t *kp_profile_bucket(const struct kp_profile_buf *buf, u64 idx)
 }
 
 /*
- * Whether @s, a sample of @p's target, is hidden from @p because the
- * target is not dumpable: after an exec that left it non-dumpable (the
- * exec hook's @exec_stopped; and, for a profile of oneself, any sample of
- * a non-dumpable address space other than the creator's, which also
- * covers the window between the exec and its hook), or at any time when
- * the creator may only see dumpable tasks.
+ * Whether @s, a sample of the class's target, is hidden from its
+ * profiles because the target is not dumpable: after an exec that left
+ * it non-dumpable (the exec hook's @exec_stopped; and, for a profile of
+ * oneself, any sample of a non-dumpable address space other than the
+ * creator's, which also covers the window between the exec and its
+ * hook), or at any time when the creator may only see dumpable tasks.
  */
-static bool kp_profile_hides(const struct kp_profile *p,
-			     const struct kp_sample *s)
+static bool kp_class_hides(const struct kp_profile_class *c,
+			   const struct kp_sample *s)
 {
-	if (READ_ONCE(p->exec_stopped))
+	if (READ_ONCE(c->exec_stopped))
 		return true;
 	if (s->dumpable)
 		return false;
-	return p->dumpable_only ||
-	       (p->target == KPROFILE_TARGET_SELF && s->mm != p->mm);
+	return c->dumpable_only || (c->self && s->mm != c->mm);
 }
 
-static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
+/* @p's range holds @s->ip: count it in its bucket, or as unavailable. */
+static void kp_profile_count(struct kp_profile *p, const struct kp_sample *s)
 {
-	const struct kp_profile_buf *buf;
+	const struct kp_profile_buf *buf = rcu_dereference(p->buf);
 
-	if (!p->all_cpus && !cpumask_test_cpu(s->cpu, p->cpus))
-		return;
-	if (p->tgid && p->tgid != s->tgid)
-		return;
-	if (kp_other_counter(s, p->mode))
-		return;
-	if (kp_profile_hides(p, s)) {
-		this_cpu_inc(p->stat->not_dumpable);
-		return;
-	}
-	if (!kp_mode_counts(p->mode, s->user)) {
-		this_cpu_inc(p->stat->wrong_mode);
-		return;
-	}
-	if (s->ip - p->base >= p->size) {
-		this_cpu_inc(p->stat->outside);
-		return;
-	}
-	buf = rcu_dereference(p->buf);
 	if (!buf || READ_ONCE(p->buf_lost)) {
 		this_cpu_inc(p->stat->unavailable);
 		return;
@@ -92,15 +79,116 @@ static void kp_profile_hit_one(struct kp_profile *p, const struct kp_sample *s)
 	this_cpu_inc(p->stat->hits);
 }
 
+/*
+ * The largest entry below @j whose last address is >= @ip, from @c's
+ * max-tree (leaves [@span, 2 * @span)): up from leaf @j to the first left
+ * sibling that reaches @ip, then down to its rightmost leaf that does.
+ * Return: the entry, or U32_MAX.
+ */
+static u32 kp_class_prev(const u64 *t, u32 span, u32 j, u64 ip)
+{
+	u32 v = span + j;
+
+	for (;;) {
+		while (!(v & 1))
+			v >>= 1;
+		if (v == 1)
+			return U32_MAX;
+		v--;
+		if (t[v] >= ip)
+			break;
+	}
+	while (v < span)
+		v = t[2 * v + 1] >= ip ? 2 * v + 1 : 2 * v;
+	return v - span;
+}
+
+/*
+ * Count @s in every profile of class @c whose range holds the ip: a
+ * binary search for the entries whose base <= ip, then, while the reach
+ * of those left says one of them holds ip, the highest that does.
+ */
+static void kp_class_stab(const struct kp_profile_index *idx,
+			  const struct kp_profile_class *c,
+			  const struct kp_sample *s)
+{
+	const struct kp_profile_entry *e = idx->entries + c->first;
+	u64 ip = s->ip;
+	u32 lo = 0, hi = c->nr, j;
+
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (e[mid].base <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo && e[lo - 1].reach >= ip) {
+		j = lo - 1;
+		if (e[j].last < ip) {
+			/* an earlier, overlapping range reaches ip */
+			j = kp_class_prev(idx->tree + c->tree, c->span, j, ip);
+			if (WARN_ON_ONCE(j >= lo))
+				return;
+		}
+		kp_profile_count(e[j].p, s);
+		lo = j;
+	}
+}
+
+/*
+ * One class of the sample's group: its filters, counted once for all its
+ * profiles (what passed, wrong_mode, not_dumpable), then the profiles
+ * whose range holds the ip.
+ */
+static void kp_class_sample(const struct kp_profile_index *idx, u32 ci,
+			    const struct kp_sample *s)
+{
+	const struct kp_profile_class *c = &idx->classes[ci];
+	struct kp_profile_class_stat *st;
+
+	if (c->cpus && !cpumask_test_cpu(s->cpu, c->cpus))
+		return;
+	if (kp_other_counter(s, c->mode))
+		return;
+	st = kp_profile_class_stat(idx, s->cpu, ci);
+	if (kp_class_hides(c, s)) {
+		local64_inc(&st->not_dumpable);
+		return;
+	}
+	if (!kp_mode_counts(c->mode, s->user)) {
+		local64_inc(&st->wrong_mode);
+		return;
+	}
+	local64_inc(&st->passed);
+	smp_wmb();	/* passed, then hits (profile_stats.c) */
+	kp_class_stab(idx, c, s);
+}
+
+static void kp_group_sample(const struct kp_profile_index *idx,
+			    const struct kp_profile_group *g,
+			    const struct kp_sample *s)
+{
+	u32 ci;
+
+	for (ci = g->first; ci < g->first + g->nr; ci++)
+		kp_class_sample(idx, ci, s);
+}
+
 /**
  * kp_profile_hit() - count one interrupt in every profile it hits.
  * @set: the profiles.
  * @s:   the interrupt.
  *
  * A profile whose CPU set or target does not match is not touched (one of
- * another process is not even visited); one whose task matched but whose
- * mode, range or buffer did not counts the miss in its per-CPU statistics
- * (wrong_mode, outside, unavailable).
+ * another process is not even visited); the misses of a profile whose
+ * task matched but whose mode, range or buffer did not are counted for
+ * its whole class (wrong_mode; passed, from which outside follows) or
+ * for it (unavailable): see profile_stats.c.  The cost is one binary
+ * search per class of the system-wide profiles and of the interrupted
+ * process, plus the profiles counted, whatever the number of those whose
+ * range misses.
  * Context: any, NMI included; no locks, no allocation.
  *
  * Return: whether a started profile of the source is system-wide or of
@@ -111,7 +199,6 @@ bool kp_profile_hit(struct kp_sampler *set, const struct kp_sample *s)
 	const struct kp_profile_group *g = NULL;
 	const struct kp_profile_index *idx;
 	bool any = false;
-	unsigned int i;
 
 	if (unlikely(s->source >= KP_SOURCE_LIMIT))
 		return false;
@@ -119,14 +206,12 @@ bool kp_profile_hit(struct kp_sampler *set, const struct kp_sample *s)
 	idx = rcu_dereference(set->index[s->source]);
 	if (!idx)
 		goto out;
-	for (i = 0; i < idx->nr_system; i++)
-		kp_profile_hit_one(idx->profiles[i], s);
+	kp_group_sample(idx, &idx->system, s);
 	if (s->tgid)
 		g = kp_profile_index_find(idx, s->tgid);
 	if (g)
-		for (i = g->first; i < g->first + g->nr; i++)
-			kp_profile_hit_one(idx->profiles[i], s);
-	any = idx->nr_system || g;
+		kp_group_sample(idx, g, s);
+	any = idx->system.nr || g;
 out:
 	rcu_read_unlock();
 	return any;
@@ -152,7 +237,7 @@ bool kp_profile_time_wanted(struct kp_sampler *set, struct task_struct *task)
 
 	rcu_read_lock();
 	idx = rcu_dereference(set->index[KPROFILE_SOURCE_TIME]);
-	ret = idx && (idx->nr_system ||
+	ret = idx && (idx->system.nr ||
 		      kp_profile_index_find(idx, task_tgid(task)));
 	rcu_read_unlock();
 	return ret;

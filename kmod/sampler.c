@@ -100,6 +100,8 @@ int kp_sampler_init(struct kp_sampler *set, const struct kp_sources *sources,
 	set->sources = sources;
 	set->pmu = pmu;
 	mutex_init(&set->lock);
+	mutex_init(&set->fold_lock);
+	INIT_LIST_HEAD(&set->unfolded);
 	for (i = 0; i < KP_SOURCE_LIMIT; i++)
 		INIT_LIST_HEAD(&set->started[i]);
 	set->release = alloc_workqueue("kprofile_release", WQ_UNBOUND, 0);
@@ -118,6 +120,7 @@ int kp_sampler_init(struct kp_sampler *set, const struct kp_sources *sources,
 err_wq:
 	destroy_workqueue(set->release);
 err_lock:
+	mutex_destroy(&set->fold_lock);
 	mutex_destroy(&set->lock);
 	return ret;
 }
@@ -137,6 +140,8 @@ void kp_sampler_exit(struct kp_sampler *set)
 	rcu_barrier();	/* queue_rcu_work()'s callbacks have queued */
 	destroy_workqueue(set->release);	/* and the works have run */
 	kp_stimer_exit(set);
+	WARN_ON_ONCE(!list_empty(&set->unfolded));
+	mutex_destroy(&set->fold_lock);
 	mutex_destroy(&set->lock);
 }
 EXPORT_SYMBOL_IF_KP_TEST(kp_sampler_exit);

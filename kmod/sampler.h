@@ -177,7 +177,16 @@ struct kp_stimer_cpu {
  *	      their @tgid pointers, system-wide first (only under @lock).
  * @index:    the profiles' hit path's snapshot of @started, per source
  *	      (RCU; replaced under @lock; profile_index.c).
- * @release:  runs the deferred buffer releases of a profile's stop.
+ * @fold_lock: protects @unfolded and the profiles' @folded counters
+ *	      (profile_stats.c); taken after @lock.
+ * @unfolded: the profiles' snapshots whose class counters are not folded
+ *	      into their profiles yet: the published ones and those
+ *	      waiting for a grace period.
+ * @exec_seq: bumped by the exec hook after it marked profiles
+ *	      @exec_stopped; a rebuild that sees it move re-reads the flags
+ *	      (profile_exec.c).
+ * @release:  runs the deferred buffer releases of a profile's stop and
+ *	      the folds of replaced snapshots.
  * @consumer: receives the hardware layer's overflows (NMI).
  * @tlock:    protects @time_users; taken after cpus_read_lock(), as the
  *	      CPU hotplug callbacks run.
@@ -196,6 +205,9 @@ struct kp_sampler {
 	struct mutex lock;	/* start and stop; see above */
 	struct list_head started[KP_SOURCE_LIMIT];
 	struct kp_profile_index __rcu *index[KP_SOURCE_LIMIT];
+	struct mutex fold_lock;	/* @unfolded, profiles' @folded */
+	struct list_head unfolded;
+	atomic_t exec_seq;
 	struct workqueue_struct *release;
 	struct kp_overflow_consumer consumer;
 	struct mutex tlock;	/* @time_users */

@@ -133,7 +133,7 @@ NOKPROBE_SYMBOL(kp_chain_user_regs);
 
 /*
  * Whether @s, a sample of a process @st follows, is hidden because the
- * task is not dumpable (as kp_profile_hides(): the creator may only see
+ * task is not dumpable (as kp_class_hides(): the creator may only see
  * dumpable tasks, or a stream of oneself meets a non-dumpable address
  * space other than its creator's).
  */
