@@ -147,6 +147,26 @@ unwind:
 	return ret;
 }
 
+/*
+ * A set failed and the previous configuration could not be claimed back
+ * either: say that first, then why the set failed, cut to fit (a busy
+ * reason alone can fill the buffer).
+ */
+static void kp_hwconfig_say_lost(char *reason, size_t len)
+{
+	static const char lost[] =
+		"no configuration is in force now (Linux took a freed counter meanwhile): ";
+	size_t n = sizeof(lost) - 1;
+
+	if (len <= n) {
+		strscpy(reason, lost, len);
+		return;
+	}
+	memmove(reason + n, reason, len - n);
+	reason[len - 1] = '\0';
+	memcpy(reason, lost, n);
+}
+
 /**
  * kp_hwconfig_set() - KeSetHardwareCounterConfiguration.
  * @t:      the machine's thread-profiling state.
@@ -164,7 +184,8 @@ unwind:
  * interface, or a source this processor does not support); -EBUSY (thread
  * profiling is enabled, or a counter is held elsewhere).  On failure the
  * previous configuration is claimed back, or, if Linux took one of its
- * counters in between, left empty (the reason says which).
+ * counters in between, left empty (@reason then begins "no configuration
+ * is in force now").
  */
 int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 		    char *reason, size_t len)
@@ -205,9 +226,8 @@ int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 		if (kp_hwconfig_claim(t, old_count, old, reason + used,
 				      len - used)) {
 			old_count = 0;
-			used = strlen(reason);
-			scnprintf(reason + used, len - used,
-				  "; the previous configuration could not be claimed back (Linux took a counter meanwhile): none is in force");
+			reason[used] = '\0';
+			kp_hwconfig_say_lost(reason, len);
 		}
 		t->count = old_count;
 		memcpy(t->config, old, sizeof(old));

@@ -78,6 +78,8 @@ static void kp_fix_release(struct kp_pmu *pmu, unsigned int idx)
 	KUNIT_EXPECT_TRUE_MSG(fix->test, test_bit(idx, &fix->held),
 			      "counter %u released but not held", idx);
 	clear_bit(idx, &fix->held);
+	if (test_bit(idx, &fix->perf_grabs))
+		set_bit(idx, &fix->perf);
 }
 
 static const struct kp_pmu_arbiter kp_fix_arbiter = {

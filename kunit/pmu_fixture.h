@@ -29,6 +29,8 @@
  * @pmu:     the layer under test.
  * @held:    counters the fake arbiter gave kprofile (bit per counter).
  * @perf:    counters the fake arbiter refuses: "perf holds them".
+ * @perf_grabs: counters perf reserves the moment kprofile releases them
+ *	     (a perf_event_open() racing with the release): they join @perf.
  * @reserves: calls of the fake arbiter's reserve (each one, on silicon,
  *	     can make a concurrent perf reservation fail).
  * @perf_all: perf holds the whole PMU, as reserve_pmc_hardware() takes it
@@ -46,6 +48,7 @@ struct kp_pmu_fix {
 	struct kp_pmu pmu;
 	unsigned long held;
 	unsigned long perf;
+	unsigned long perf_grabs;
 	atomic_t reserves;
 	bool perf_all;
 	bool up;

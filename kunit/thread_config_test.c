@@ -4,7 +4,8 @@
  * KeSetHardwareCounterConfiguration (Microsoft's ntddk.h documentation) on a fake
  * processor: at most 16 entries (EINVAL), counters in use (EBUSY, naming
  * who), no PMU (EOPNOTSUPP), count 0 empties, each set replaces the last
- * and a failed one keeps it, no set while thread profiling is enabled,
+ * and a failed one keeps it (unless Linux took one of its counters in
+ * between: then none is in force), no set while thread profiling is enabled,
  * and one thread-profiling client at a time.
  */
 #include <kunit/test.h>
@@ -194,6 +195,41 @@ static void kp_hwconfig_counter_in_use_names_holder(struct kunit *test)
 	expect_config(test, fix, two, 2);
 }
 
+/*
+ * A set frees the previous configuration's counters so the new one may
+ * reuse them.  When the new one fails and Linux took a freed counter in
+ * between (perf, the NMI watchdog), the previous configuration cannot be
+ * claimed back: none is in force, the reason says so, and kprofile holds
+ * no counting counter (struct kprofile_hw_config_set's promise).
+ */
+static void kp_hwconfig_failed_set_loses_counter(struct kunit *test)
+{
+	static const u32 one[] = { ISSUES };
+	static const u32 two[] = { ISSUES, BRANCHES };
+	struct kp_thread_fix *fix = intel(test);
+	char reason[KPROFILE_REASON_LEN];
+	struct kprofile_hw_config cfg;
+	u64 others;
+
+	KUNIT_ASSERT_EQ(test, set(fix, one, 1, reason), 0);
+	others = GENMASK_ULL(3, 0) & ~(u64)fix->pmu->held;
+	KUNIT_ASSERT_EQ(test, kp_pmu_hold(&fix->pmu->pmu, others,
+					  "reserve pid 42", NULL, reason,
+					  sizeof(reason)), 0);
+	/* perf takes the configuration's counter as soon as it is free. */
+	fix->pmu->perf_grabs = fix->pmu->held & ~(unsigned long)others;
+	KUNIT_EXPECT_EQ(test, set(fix, two, 2, reason), -EBUSY);
+	KUNIT_EXPECT_EQ_MSG(test, strncmp(reason, "no configuration is in force",
+					  28), 0, "reason \"%s\"", reason);
+	/* Then why the set failed, as far as it fits. */
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(reason, "counters in use"),
+				  "reason \"%s\"", reason);
+	kp_hwconfig_query(&fix->threads, &cfg);
+	KUNIT_EXPECT_EQ(test, cfg.count, 0U);
+	expect_config(test, fix, NULL, 0);
+	kp_pmu_unhold(&fix->pmu->pmu, others);
+}
+
 static void kp_hwconfig_perf_holds_pmu(struct kunit *test)
 {
 	static const u32 one[] = { ISSUES };
@@ -266,6 +302,7 @@ static struct kunit_case kp_hwconfig_cases[] = {
 	KUNIT_CASE(kp_hwconfig_no_pmu_is_eopnotsupp),
 	KUNIT_CASE(kp_hwconfig_unsupported_source),
 	KUNIT_CASE(kp_hwconfig_counter_in_use_names_holder),
+	KUNIT_CASE(kp_hwconfig_failed_set_loses_counter),
 	KUNIT_CASE(kp_hwconfig_perf_holds_pmu),
 	KUNIT_CASE(kp_hwconfig_busy_while_enabled),
 	KUNIT_CASE(kp_thread_one_client_at_a_time),

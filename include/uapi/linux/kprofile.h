@@ -517,7 +517,9 @@ struct kprofile_hw_config {
  * nonzero @flags, an unknown type, source or mode, ProfileTime), EOPNOTSUPP
  * (no PMU, or a source this processor does not support), EBUSY (a counter
  * is held by someone else, or thread profiling is enabled).  On failure
- * the previous configuration stays.
+ * the previous configuration stays, unless Linux (perf, the NMI watchdog)
+ * took one of its counters while the set ran: then none is in force, and
+ * @reason says so.
  */
 struct kprofile_hw_config_set {
 	struct kprofile_hw_config config;
