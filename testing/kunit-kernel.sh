@@ -74,8 +74,8 @@ debug=(KASAN KASAN_INLINE KASAN_GENERIC PROVE_LOCKING DEBUG_LOCKDEP
 	DEBUG_SPINLOCK DEBUG_MUTEXES DEBUG_OBJECTS STACKTRACE)
 
 # What the guest tests need from memory management (35-privileges):
-# MMU_NOTIFIER, for the watch on a started profile's buffer (R1:
-# BUFFER_LOST).  It has no prompt; X86_SGX is the smallest x86 option
+# MMU_NOTIFIER, for the watch on a started profile's buffer (the
+# BUFFER_LOST checks).  It has no prompt; X86_SGX is the smallest x86 option
 # that selects it (with CRYPTO and CRYPTO_SHA256 built in; without SGX
 # hardware its init just returns), KVM the next (much larger).  And a
 # block device whose page cache is written back, for the refusal of a
@@ -88,6 +88,11 @@ guestmm=(CRYPTO CRYPTO_SHA256 X86_SGX MMU_NOTIFIER BLOCK BLK_DEV BLK_DEV_RAM)
 # stress need from userspace (POSIX timers for CLOCK_*_CPUTIME_ID, tmpfs,
 # user and pid namespaces for the sandbox cases, madvise, python3's needs;
 # the guest-detection options as in the kernel the layer was measured on).
+# HARDLOCKUP_DETECTOR: the NMI watchdog that competes with kprofile for a
+# counter on the emulated-PMU machine (it selects the soft-lockup detector
+# too; the guests boot with nmi_watchdog=0 nosoftlockup and the pmu step
+# turns the watchdog on: testing/debugvm/guest.sh); X86_MSR: /dev/cpu/N/msr
+# for the pmu step's reading of the event selects before and after.
 debugvm=(PREEMPT DEBUG_PREEMPT DEBUG_IRQFLAGS RCU_EXPERT PROVE_RCU
 	PROVE_RCU_LIST DEBUG_RWSEMS DEBUG_OBJECTS_FREE DEBUG_OBJECTS_TIMERS
 	DEBUG_OBJECTS_WORK DEBUG_OBJECTS_RCU_HEAD DEBUG_OBJECTS_PERCPU_COUNTER
@@ -96,7 +101,7 @@ debugvm=(PREEMPT DEBUG_PREEMPT DEBUG_IRQFLAGS RCU_EXPERT PROVE_RCU
 	NAMESPACES USER_NS PID_NS UTS_NS POSIX_TIMERS TMPFS SIGNALFD TIMERFD
 	EVENTFD AIO SYSVIPC NET UNIX FILE_LOCKING ADVISE_SYSCALLS MEMBARRIER
 	RSEQ PRINTK_TIME PROC_SYSCTL HYPERVISOR_GUEST X86_X2APIC
-	"${guestmm[@]}")
+	HARDLOCKUP_DETECTOR X86_MSR "${guestmm[@]}")
 
 opts=("${common[@]}")
 [ -n "$version" ] && opts+=("${x2apic[@]}")

@@ -16,7 +16,9 @@
 #             stacks, then beside perf (EBUSY while kprofile holds a
 #             counter; perf's own PMIs beside a kprofile recording); CPU
 #             1 offline and online while kprofile samples (two vCPUs);
-#             no NMI of unknown reason
+#             the NMI watchdog on (refused, its NMIs arrive) then off;
+#             no select left enabled (/dev/cpu/N/msr); no NMI of
+#             unknown reason
 #   leak      kmemleak scan, rmmod kprofile, second scan
 # and prints, after the suite's stream, a second TAP stream between the
 # lines KP-DEBUGVM-BEGIN and KP-DEBUGVM-END: one result per check.
@@ -47,7 +49,7 @@ for s in $DEBUGVM_STEPS; do
 	stress) planned=$((planned + 3)) ;;
 	modcycle) planned=$((planned + 1)) ;;
 	leak) planned=$((planned + 3)) ;;
-	pmu) planned=$((planned + 7)) ;;
+	pmu) planned=$((planned + 9)) ;;
 	esac
 done
 
@@ -61,8 +63,80 @@ echo "KP-DEBUGVM-BEGIN"
 echo "TAP version 14"
 echo "1..$planned"
 
+# msr_selects: "CPU:MSR=VALUE" for the event selects and the global or
+# fixed-counter controls of every online CPU, read through /dev/cpu/N/msr
+# (the counters themselves count on, so they are not compared).
+msr_selects() {
+	case $KP_CPU in
+	intel) m="0x186 0x187 0x188 0x189 0x38d 0x38f" ;;
+	*) m="0xc0010000 0xc0010001 0xc0010002 0xc0010003" ;;
+	esac
+	python3 - $m <<'PY'
+import glob, os, sys
+for dev in sorted(glob.glob("/dev/cpu/[0-9]*/msr")):
+    cpu = dev.split("/")[3]
+    fd = os.open(dev, os.O_RDONLY)
+    for m in sys.argv[1:]:
+        v = int.from_bytes(os.pread(fd, 8, int(m, 16)), "little")
+        print("%s:%s=%#x" % (cpu, m, v))
+    os.close(fd)
+PY
+}
+# gained BEFORE AFTER: the select bit EN (22), the global control's
+# counter bits, the fixed controls' ring enables that AFTER has and BEFORE
+# had not (what kprofile would have left programmed), one per line.  Not
+# INT (20): perf leaves it set in the selects it disabled.
+gained() {
+	for kv in $2; do
+		b=$(printf '%s\n' $1 | sed -n "s/^${kv%%=*}=//p")
+		case ${kv%%=*} in
+		*:0x38f) mask=-1 ;;
+		*:0x38d) mask=$((0x333)) ;;
+		*) mask=$((0x400000)) ;;
+		esac
+		[ $((${kv#*=} & mask & ~${b:-0})) = 0 ] || echo "$kv (was ${b:-unread})"
+	done
+}
+irq_sum() {
+	awk -v n="$1:" '$1 == n { s = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i; print s; exit }' \
+		/proc/interrupts
+}
+
 if has pmu; then
 	unknown=$(dmesg | grep -c 'NMI received for unknown reason')
+	# The NMI watchdog (booted off, run.sh) competes for a counter: on,
+	# a counter source is refused with the reason and the fix, and its
+	# NMIs arrive (watchdog_thresh 1: one per second of a busy CPU's
+	# cycles; loop N is 4N instructions, about as many cycles here);
+	# off again, kprofile's counter sources work without a reload (the
+	# checks below).
+	wd=/proc/sys/kernel/nmi_watchdog
+	if [ -w $wd ]; then
+		echo 1 >/proc/sys/kernel/watchdog_thresh
+		echo 1 >$wd
+		kprofile record -s ProfileTotalIssues -o $out/wd.data -- /kp/bin/loop 1000 >$out/wd.out 2>&1
+		wrc=$?
+		mhz=$(awk -F: '/^cpu MHz/ { printf "%d", $2; exit }' /proc/cpuinfo)
+		[ "${mhz:-0}" -gt 0 ] 2>/dev/null || mhz=1000
+		nmi0=$(irq_sum NMI)
+		taskset -c 0 /kp/bin/loop $((mhz * 1000000 * 5 / 2 / 4))
+		nmi1=$(irq_sum NMI)
+		echo 0 >$wd
+		if [ $wrc != 0 ] && grep -q 'watchdog' $out/wd.out && grep -q 'nmi_watchdog=0' $out/wd.out &&
+			[ "${nmi1:-0}" -ge $((${nmi0:-0} + 2)) ]; then
+			ok "pmu: NMI watchdog on: record -s ProfileTotalIssues refused, naming it and the fix; its NMIs arrive ($nmi0 -> $nmi1 over 2.5 periods)"
+		else
+			not_ok "pmu: NMI watchdog on: counter source refused with the fix, watchdog NMIs arrive (record exit $wrc, NMI $nmi0 -> $nmi1)" \
+				"$(cat $out/wd.out)"
+		fi
+	else
+		not_ok "pmu: the NMI watchdog competes" "no writable $wd (CONFIG_HARDLOCKUP_DETECTOR?)"
+	fi
+	if [ -c /dev/cpu/0/msr ]; then
+		msr_before=$(msr_selects 2>&1)
+	else
+		msr_before=
+	fi
 	kprofile record -s ProfileTotalIssues -i 100003 -o $out/p.data -- /kp/bin/loop 20000000 \
 		>$out/p.out 2>&1
 	prc=$?
@@ -151,6 +225,20 @@ if has pmu; then
 	else
 		ok "pmu: CPU hotplug beside sampling # SKIP no $cpu1 (one vCPU)"
 		ok "pmu: perf on CPU 1 after the recording # SKIP no $cpu1 (one vCPU)"
+	fi
+	# Nothing left programmed on any CPU once every recording ended
+	# (CPU 1 went offline and online meanwhile).
+	if [ -n "$msr_before" ]; then
+		msr_after=$(msr_selects 2>&1)
+		left=$(gained "$msr_before" "$msr_after")
+		if [ -z "$left" ] && [ -n "$msr_after" ]; then
+			ok "pmu: after every recording no event select, global or fixed control enabled that was not before, on any CPU ($(printf '%s\n' $msr_after | wc -l) registers)"
+		else
+			not_ok "pmu: registers left programmed after the recordings" \
+				"$left" "before: $(echo $msr_before)" "after: $(echo $msr_after)"
+		fi
+	else
+		not_ok "pmu: registers after the recordings" "no /dev/cpu/0/msr (CONFIG_X86_MSR?)"
 	fi
 	u=$(dmesg | grep -c 'NMI received for unknown reason')
 	if [ "$u" = "$unknown" ]; then
