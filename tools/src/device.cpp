@@ -8,6 +8,9 @@
 #include <fcntl.h>
 #include <sys/ioctl.h>
 
+#include "source_parse.h"
+#include "source_table.h"
+
 namespace kprofile {
 
 std::string Device::default_path()
@@ -47,6 +50,14 @@ int Device::call(unsigned long request, void *arg) const
 Error Device::fail(Op op, int err) const
 {
 	return explain(op, err, {.device = path_});
+}
+
+Error Device::fail_source(Op op, int err, std::uint32_t source) const
+{
+	const auto name = generic_name(source);
+
+	return explain(op, err, {.device = path_,
+				 .source = source_label(source, name ? *name : std::string_view{})});
 }
 
 Result<kprofile_info> Device::info() const
@@ -97,7 +108,7 @@ Result<kprofile_source_info> Device::query_source(std::uint32_t source) const
 
 	info.source = source;
 	if (int err = call(KPROFILE_IOC_QUERY_SOURCE, &info))
-		return fail(Op::QuerySource, err);
+		return fail_source(Op::QuerySource, err, source);
 	return info;
 }
 
@@ -128,7 +139,7 @@ Result<std::uint32_t> Device::set_interval(std::uint32_t source, std::uint32_t i
 	kprofile_interval req{.source = source, .interval = interval};
 
 	if (int err = call(KPROFILE_IOC_SET_INTERVAL, &req))
-		return fail(Op::SetInterval, err);
+		return fail_source(Op::SetInterval, err, source);
 	return req.interval;
 }
 
@@ -137,7 +148,7 @@ Result<std::uint32_t> Device::get_interval(std::uint32_t source) const
 	kprofile_interval req{.source = source, .interval = 0};
 
 	if (int err = call(KPROFILE_IOC_GET_INTERVAL, &req))
-		return fail(Op::GetInterval, err);
+		return fail_source(Op::GetInterval, err, source);
 	return req.interval;
 }
 

@@ -64,6 +64,10 @@ private:
 	// ioctl(@request, @arg), retried on EINTR; the errno or 0.
 	int call(unsigned long request, void *arg) const;
 	Error fail(Op op, int err) const;
+	// The same, naming @source ("ProfileTime (0x00)", or "source 0x1D"
+	// for an interface-specific one: the device does not know the
+	// interface's names).
+	Error fail_source(Op op, int err, std::uint32_t source) const;
 
 	UniqueFd fd_;
 	std::string path_;

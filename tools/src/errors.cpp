@@ -119,7 +119,9 @@ Error usage_error(std::string what, std::vector<std::string> hints)
 	return e;
 }
 
-static const char *op_text(Op op)
+// What @op was doing, naming @source where the operation has one: never
+// "setting the interval of" with nothing after it.
+static std::string op_text(Op op, const std::string &source = {})
 {
 	switch (op) {
 	case Op::Open:
@@ -127,13 +129,15 @@ static const char *op_text(Op op)
 	case Op::Info:
 		return "reading the module's information";
 	case Op::QuerySource:
-		return "querying";
+		return source.empty() ? "querying a profile source" : "querying " + source;
 	case Op::ListSources:
 		return "listing the profile sources";
 	case Op::SetInterval:
-		return "setting the interval of";
+		return source.empty() ? "setting a source's interval" :
+					"setting the interval of " + source;
 	case Op::GetInterval:
-		return "reading the interval of";
+		return source.empty() ? "reading a source's interval" :
+					"reading the interval of " + source;
 	case Op::SetHwConfig:
 		return "setting the hardware-counter configuration";
 	case Op::ThreadEnable:
@@ -267,16 +271,14 @@ Error explain(Op op, int err, const ErrorContext &ctx)
 	e.op = op;
 	e.err = err;
 	e.code = exit_code_for(err) == ExitCode::Internal ? ExitCode::Refused : exit_code_for(err);
-	subject = op_text(op);
-	if (names_source(op) && !ctx.source.empty())
-		subject = fmt::format("{} {}", subject, ctx.source);
+	subject = op_text(op, ctx.source);
 	e.what = fmt::format("{} failed: {}", subject, errno_text(err));
 
 	switch (err) {
 	case ENOTTY:
 		e.code = ExitCode::Device;
 		e.what = fmt::format("{} does not understand the request ({}): {}", ctx.device,
-				     op_text(op), errno_text(err));
+				     op_text(op, ctx.source), errno_text(err));
 		e.hints = abi_hints();
 		if (ctx.module_abi)
 			e.hints.insert(e.hints.begin(),

@@ -42,6 +42,26 @@ TEST(Device, AnotherDeviceAnswersEnotty)
 	EXPECT_FALSE(dev.value().set_interval(0, 5000).ok());
 }
 
+// Issue 23 (5): "setting the interval of failed" named no source.
+TEST(Device, IntervalErrorsNameTheSource)
+{
+	auto dev = Device::open("/dev/null");
+
+	ASSERT_TRUE(dev.ok()) << dev.error().message();
+	auto set = dev.value().set_interval(KPROFILE_SOURCE_TIME, 5000);
+	ASSERT_FALSE(set.ok());
+	EXPECT_NE(set.error().message().find("setting the interval of ProfileTime (0x00)"),
+		  std::string::npos) << set.error().message();
+	auto get = dev.value().get_interval(0x1D);
+	ASSERT_FALSE(get.ok());
+	EXPECT_NE(get.error().message().find("reading the interval of source 0x1D"),
+		  std::string::npos) << get.error().message();
+	auto query = dev.value().query_source(KPROFILE_SOURCE_TIME);
+	ASSERT_FALSE(query.ok());
+	EXPECT_NE(query.error().message().find("querying ProfileTime (0x00)"), std::string::npos)
+		<< query.error().message();
+}
+
 TEST(Device, FailureCarriesTheError)
 {
 	auto dev = Device::open("/nonexistent/kprofile");

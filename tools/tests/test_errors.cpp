@@ -88,6 +88,26 @@ TEST(Errors, MachineWideNeedsPerfmon)
 	EXPECT_TRUE(has(explain(Op::ThreadEnable, EPERM, ctx), "thread-profiling client"));
 }
 
+// Issue 23 (5): a failed interval change named no source ("setting the
+// interval of failed") when the caller gave none; the device names it.
+TEST(Errors, IntervalErrorsNameTheSource)
+{
+	const ErrorContext bare = {.device = "/dev/kprofile"};
+
+	for (Op op : {Op::SetInterval, Op::GetInterval, Op::QuerySource}) {
+		for (int err : {EPERM, EINVAL, ENOTTY}) {
+			Error e = explain(op, err, bare);
+
+			EXPECT_FALSE(has(e, " of failed")) << e.message();
+			EXPECT_FALSE(has(e, " of)")) << e.message();
+			EXPECT_FALSE(has(e, "querying failed")) << e.message();
+		}
+	}
+	EXPECT_EQ(explain(Op::SetInterval, EPERM, ctx).what,
+		  "setting the interval of ProfileLLCMisses (0x1D) failed: "
+		  "Operation not permitted (EPERM)");
+}
+
 TEST(Errors, CountersBusy)
 {
 	Error e = explain(Op::Other, EBUSY, ctx);
