@@ -20,9 +20,12 @@
 #   pidns: a pid in a refusal reason is the caller's view of it (its pid
 #       namespace), not the global pid;
 #   file-pin: a MAP_SHARED buffer of a file whose page cache is written back (a
-#       block device) is not pinned long-term: EFAULT at START.
+#       block device) is not pinned long-term: EFAULT at START;
+#   stat: at paranoid 2 a user's kprofile stat of its own command counts its
+#       context switches and task-clock (perf stat's software events); another
+#       user's pid is refused, and the refusal says why.
 . "$KP_GUEST/lib.sh"
-plan 44
+plan 48
 cd /tmp || exit 1
 
 try() { kv result "$(kp-profile "$@" 2>&1)"; }
@@ -242,6 +245,33 @@ if [ -b /dev/ram0 ]; then
 else
 	skip "file-pin: a MAP_SHARED buffer of a block device is EFAULT at START" \
 		"no block device here (the debug layer's kernel has /dev/ram0)"
+fi
+
+# --- stat: kprofile stat of one's own processes, unprivileged --------------------
+if have_tool; then
+	paranoid 2
+	chmod 666 /dev/kprofile
+	out=$(su -m -s /bin/sh nobody -c \
+		"kprofile stat --json -o /tmp/kp-stat-user.json -- sh -c 'sleep 0.1; exec spin 0.2'" 2>&1)
+	src=$?
+	refused=$(su -m -s /bin/sh nobody -c "kprofile stat -p 1" 2>&1)
+	prc=$?
+	chmod 600 /dev/kprofile
+	diag "$out" "$refused"
+	is "$src $(json /tmp/kp-stat-user.json unprivileged)" "0 true" \
+		"stat: uid 65534 counts its own command without CAP_PERFMON"
+	sw=$(json /tmp/kp-stat-user.json context_switches)
+	check "stat: the command's context switches are counted ($sw; it slept once)" \
+		cmp_ok "${sw:-0}" '>' 0
+	check "stat: and its task-clock ($(json /tmp/kp-stat-user.json task_clock_seconds) s of a 0.2 s spin)" \
+		cmp_ok "$(json /tmp/kp-stat-user.json task_clock_seconds)" '>' 0.1
+	is "$([ $prc -ne 0 ] && echo refused) $(echo "$refused" | grep -c 'may not count process 1.*EACCES')" \
+		"refused 1" "stat: -p 1 (root's) is refused with EACCES, explained (ptrace-read access)"
+	paranoid 1
+else
+	for t in "counts its own command" "context switches" "task-clock" "-p 1 refused"; do
+		skip "stat: $t" "tool not built"
+	done
 fi
 
 paranoid "$old_paranoid"

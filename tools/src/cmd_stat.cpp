@@ -3,7 +3,11 @@
 // CMD`: run a command and count, over all its threads and the processes
 // it starts, context switches, TSC cycles while they ran, and counter
 // sources, through thread profiling (KeSetHardwareCounterConfiguration +
-// EnableThreadProfiling).  Like perf stat, the results go to stderr (or
+// EnableThreadProfiling).  Without CAP_PERFMON (thread profiling is one
+// client for the machine, counters are claimed machine-wide) it counts
+// one's own processes from the kernel's task accounting instead
+// (stat_usage.h): context switches and task-clock, as perf stat at
+// perf_event_paranoid 2.  Like perf stat, the results go to stderr (or
 // -o FILE) and the exit status is the command's.
 #include <csignal>
 #include <cstdio>
@@ -11,9 +15,11 @@
 #include <chrono>
 #include <fcntl.h>
 #include <memory>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <optional>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +28,7 @@
 
 #include "command.h"
 #include "source_parse.h"
+#include "stat_usage.h"
 #include "stat_view.h"
 #include "thread_profile.h"
 
@@ -102,6 +109,20 @@ public:
 				       .what = fmt::format("cannot run {}: {}", name_, errno_text(err)),
 				       .hints = {"Check the command's name and PATH."}});
 		}
+	}
+	// Wait for it with wait4(): a shell-like status, and in @ru the
+	// resources it and the children it waited for used.
+	int wait_usage(struct rusage *ru, int *raw)
+	{
+		int status = 0;
+
+		while (::wait4(pid_, &status, 0, ru) < 0 && errno == EINTR)
+			;
+		reaped_ = true;
+		*raw = status;
+		if (WIFSIGNALED(status))
+			return 128 + WTERMSIG(status);
+		return WEXITSTATUS(status);
 	}
 	// Wait for it; a shell-like status (code, or 128 + signal).
 	int wait()
@@ -254,6 +275,70 @@ void write_output(const std::string &text, const std::string &path)
 			       .what = fmt::format("cannot write {}: {}", path, errno_text(errno))});
 }
 
+void print_result(const StatResult &r, const StatOptions &opts)
+{
+	write_output(opts.json ? stat_json(r).dump(2) + "\n" :
+		     !opts.separator.empty() ? render_stat_csv(r, opts.separator) : render_stat(r),
+		     opts.output);
+}
+
+// Without CAP_PERFMON (thread profiling refused: EPERM): the kernel's task
+// accounting of one's own processes (stat_usage.h), as perf stat's
+// software events at perf_event_paranoid 2.  @cmd: the held command, or
+// null for -p.
+int run_unprivileged(const StatOptions &opts, StatResult &r, HeldCommand *cmd = nullptr)
+{
+	const auto t0 = std::chrono::steady_clock::now();
+	TaskUsage used;
+	int status = 0;
+
+	if (opts.per_thread)
+		throw Failure(errno_error(EPERM, "--per-thread needs thread profiling",
+					  {"Thread profiling needs CAP_PERFMON (one client for the "
+					   "machine): run as root, or without --per-thread for the "
+					   "totals."}));
+	r.unprivileged = true;
+	if (cmd) {
+		IgnoreInterrupts quiet;
+		struct rusage ru {};
+		int st = 0;
+
+		cmd->release();
+		status = cmd->wait_usage(&ru, &st);
+		used = usage_from_rusage(ru);
+		used.threads = 0;
+	} else {
+		if (int err = may_inspect(opts.pid))
+			throw Failure(inspect_refused(opts.pid, err));
+		auto first = read_process_usage(opts.pid);
+		if (!first)
+			throw Failure(inspect_refused(opts.pid, ESRCH));
+		auto last = first;
+		StopOnInterrupt stop;
+
+		// Until it exits: the last reading (at most 50 ms old).
+		while (!g_stop) {
+			auto now = read_process_usage(opts.pid);
+			if (!now)
+				break;
+			last = now;
+			::usleep(50000);
+		}
+		used.context_switches = last->context_switches - std::min(last->context_switches,
+									   first->context_switches);
+		used.cpu_seconds = std::max(0.0, last->cpu_seconds - first->cpu_seconds);
+		used.threads = last->threads;
+	}
+	r.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+	r.exit_status = status;
+	r.totals.context_switches = used.context_switches;
+	r.totals.threads = used.threads;
+	r.task_clock_seconds = used.cpu_seconds;
+	std::fprintf(stderr, "kprofile: note: %s\n", unprivileged_note().c_str());
+	print_result(r, opts);
+	return status;
+}
+
 int run_stat(const StatOptions &opts, const Context &ctx)
 {
 	Session s = open_session(ctx);
@@ -277,6 +362,19 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		auto set = HwConfig::set(s.device, config, &reason, modes);
 		if (set) {
 			hw.emplace(std::move(set).value());
+		} else if (set.error().err == EPERM || set.error().err == EACCES) {
+			// Machine-wide: named counters are refused, the defaults
+			// are left out (stat_usage.h).
+			if (!opts.sources.empty())
+				throw Failure(counters_need_perfmon(set.error().err, true));
+			for (auto &c : r.counters) {
+				if (c.state != StatCounter::State::Counted)
+					continue;
+				c.state = StatCounter::State::NotCounted;
+				c.reason = "needs CAP_PERFMON (a counter is claimed machine-wide)";
+			}
+			config.clear();
+			modes.clear();
 		} else if (set.error().err == EBUSY || set.error().err == EOPNOTSUPP) {
 			for (auto &c : r.counters) {
 				if (c.state != StatCounter::State::Counted)
@@ -302,6 +400,8 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		if (!enabled && enabled.error().err == ESRCH)
 			throw Failure(errno_error(ESRCH, fmt::format("process {} does not exist",
 								     opts.pid)));
+		if (!enabled && enabled.error().err == EPERM)
+			return run_unprivileged(opts, r);
 		tp.emplace(std::move(enabled).value());
 		t0 = std::chrono::steady_clock::now();
 		StopOnInterrupt stop;
@@ -311,7 +411,10 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		// Counted from its exec on, as perf stat's enable_on_exec:
 		// not our code in the child, nor the exec's start.
 		HeldCommand cmd(opts.command);
-		tp.emplace(ThreadProfile::enable(s.device, cmd.pid(), true, true).value());
+		auto enabled = ThreadProfile::enable(s.device, cmd.pid(), true, true);
+		if (!enabled && enabled.error().err == EPERM)
+			return run_unprivileged(opts, r, &cmd);
+		tp.emplace(std::move(enabled).value());
 		t0 = std::chrono::steady_clock::now();
 		IgnoreInterrupts quiet;
 
@@ -334,9 +437,7 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		}
 	}
 
-	write_output(opts.json ? stat_json(r).dump(2) + "\n" :
-		     !opts.separator.empty() ? render_stat_csv(r, opts.separator) : render_stat(r),
-		     opts.output);
+	print_result(r, opts);
 	return status;
 }
 
@@ -381,7 +482,9 @@ void setup_stat(CLI::App &cmd, Context &ctx)
 		   "context switches, TSC cycles, and each counter source (<not supported>, with\n"
 		   "the reason, where there is no PMU).  Results go to stderr; the exit status is\n"
 		   "the command's (1 when it cannot be run).  One thread-profiling user at a\n"
-		   "time: a second gets EBUSY.  Not (yet) as in perf stat: -a (the module\n"
+		   "time: a second gets EBUSY.  Without CAP_PERFMON: context switches and\n"
+		   "task-clock of your own processes (as perf stat at perf_event_paranoid 2),\n"
+		   "no cycle-time or counter sources.  Not (yet) as in perf stat: -a (the module\n"
 		   "follows one task tree), -r and -I; tools/README.md says why and what\n"
 		   "to use instead.");
 	cmd.callback([opts, &ctx] {

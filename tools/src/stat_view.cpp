@@ -75,8 +75,12 @@ std::string render_stat(const StatResult &r)
 				   fmt::format("'{}'", command_line(r.command)),
 			   t.threads, t.threads == 1 ? "" : "s");
 	out += fmt::format("{:>18}      context-switches\n", group_digits(t.context_switches));
-	out += fmt::format("{:>18}      {:<27} # TSC cycles while the threads ran\n",
-			   group_digits(t.cycle_time), "cycle-time");
+	if (r.unprivileged)
+		out += fmt::format("{:>18.2f} msec task-clock                  # CPU time the "
+				   "processes ran\n", r.task_clock_seconds * 1e3);
+	else
+		out += fmt::format("{:>18}      {:<27} # TSC cycles while the threads ran\n",
+				   group_digits(t.cycle_time), "cycle-time");
 	for (std::size_t i = 0; i < r.counters.size(); i++) {
 		const auto &c = r.counters[i];
 		std::string line = fmt::format("{:>18}      {:<27}", counter_cell(c, nullptr), c.name);
@@ -118,7 +122,11 @@ std::string render_stat_csv(const StatResult &r, const std::string &sep)
 		const std::uint64_t cycles = row ? row->cycle_time : r.totals.cycle_time;
 
 		out += fmt::format("{}{}{}{}context-switches\n", prefix, switches, sep, sep);
-		out += fmt::format("{}{}{}{}cycle-time\n", prefix, cycles, sep, sep);
+		if (r.unprivileged)	// perf stat -x: msec, then the unit
+			out += fmt::format("{}{:.2f}{}msec{}task-clock\n", prefix,
+					   r.task_clock_seconds * 1e3, sep, sep);
+		else
+			out += fmt::format("{}{}{}{}cycle-time\n", prefix, cycles, sep, sep);
 		for (const auto &c : r.counters)
 			out += fmt::format("{}{}{}{}{}\n", prefix, value(c, row), sep, sep, c.name);
 		return out;
@@ -153,7 +161,11 @@ nlohmann::json stat_json(const StatResult &r)
 	j["exit_status"] = r.exit_status;
 	j["elapsed_seconds"] = r.elapsed_seconds;
 	j["context_switches"] = r.totals.context_switches;
-	j["cycle_time"] = r.totals.cycle_time;
+	j["cycle_time"] = r.unprivileged ? nlohmann::json(nullptr) :
+					   nlohmann::json(r.totals.cycle_time);
+	j["task_clock_seconds"] = r.unprivileged ? nlohmann::json(r.task_clock_seconds) :
+						   nlohmann::json(nullptr);
+	j["unprivileged"] = r.unprivileged;
 	j["threads"] = r.totals.threads;
 	for (const auto &c : r.counters) {
 		bool counted = c.state == StatCounter::State::Counted;

@@ -38,6 +38,11 @@ struct StatResult {
 	std::vector<StatCounter> counters;
 	bool per_thread = false;
 	std::vector<ThreadRow> threads;
+	// Counted without CAP_PERFMON (stat_usage.h): the kernel's task
+	// accounting, not thread profiling; totals.cycle_time is not measured,
+	// task_clock_seconds is the CPU time the processes ran.
+	bool unprivileged = false;
+	double task_clock_seconds = 0;
 };
 
 // "1,234,567".
@@ -54,7 +59,8 @@ std::string render_stat(const StatResult &r);
 // "COMM-TID SEP".  No header, no elapsed time, no reasons (--json has them).
 std::string render_stat_csv(const StatResult &r, const std::string &sep);
 // Keys: command, exit_status, elapsed_seconds, context_switches,
-// cycle_time, threads, counters[{source, name, supported, counted, count,
+// cycle_time (null when unprivileged), task_clock_seconds (null unless
+// unprivileged), unprivileged, threads, counters[{source, name, supported, counted, count,
 // reason}], per_thread: null, or with per_thread set [{tid, pid, comm,
 // exited, context_switches, cycle_time, counters[count or null]}].
 nlohmann::json stat_json(const StatResult &r);

@@ -185,7 +185,10 @@ TEST(StatView, JsonKeysAndValues)
 
 	EXPECT_EQ(keys(j), (std::set<std::string>{"command", "exit_status", "elapsed_seconds",
 						   "context_switches", "cycle_time", "threads",
-						   "counters", "per_thread"}));
+						   "counters", "per_thread", "task_clock_seconds",
+						   "unprivileged"}));
+	EXPECT_TRUE(j["task_clock_seconds"].is_null());
+	EXPECT_FALSE(j["unprivileged"].get<bool>());
 	EXPECT_TRUE(j["per_thread"].is_null());
 	EXPECT_EQ(j["context_switches"], 1234);
 	EXPECT_EQ(j["cycle_time"], 987654321);
