@@ -29,8 +29,10 @@
 #           (perfmon version 1, another CPUID.0AH:EBX: short boots, the
 #           detection checks), pmu-determinism (two one-vCPU boots sample
 #           alike), debugvm-pmu-intel (the debug kernel on the Intel
-#           model: sampling, perf beside it, the fuzzer, kmemleak, under
-#           the checkers; with the debugvm layer), pmu-intel-7.2 (Debian's
+#           model: the NMI watchdog, sampling, perf beside it, CPU
+#           hotplug, the registers after, the fuzzer, kmemleak, under the
+#           checkers; with the debugvm layer), debugvm-pmu-amd (the same
+#           on the AMD model, without the fuzzer), pmu-intel-7.2 (Debian's
 #           7.2 on the Intel model: boot, a recording, detection, the
 #           kernel log); taken by either lane from a shared queue
 #           (testing/pmu/check.sh), in that order of priority
@@ -114,7 +116,8 @@ layer_cost() {
 	pmu-intel-v1) t=150; kernel_cold qemu ;;
 	pmu-intel-ebx) t=90; kernel_cold qemu ;;
 	pmu-intel-7.2) t=150; kernel_cold qemu ;;
-	debugvm-pmu-intel) t=420; kernel_cold qemu; kernel_cold 6.1-debug ;;
+	debugvm-pmu-intel) t=480; kernel_cold qemu; kernel_cold 6.1-debug ;;
+	debugvm-pmu-amd) t=240; kernel_cold qemu; kernel_cold 6.1-debug ;;
 	pmu-*) t=290; kernel_cold qemu ;;
 	build-5.10) t=60; kernel_cold 5.10-prepare ;;
 	build-6.12 | kunit-6.12) t=150; kernel_cold 6.12-plain ;;

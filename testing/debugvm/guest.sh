@@ -65,21 +65,25 @@ echo "1..$planned"
 
 # msr_selects: "CPU:MSR=VALUE" for the event selects and the global or
 # fixed-counter controls of every online CPU, read through /dev/cpu/N/msr
-# (the counters themselves count on, so they are not compared).
+# (the counters themselves count on, so they are not compared; the
+# image's python3 has os and sys, not glob).
 msr_selects() {
 	case $KP_CPU in
 	intel) m="0x186 0x187 0x188 0x189 0x38d 0x38f" ;;
 	*) m="0xc0010000 0xc0010001 0xc0010002 0xc0010003" ;;
 	esac
 	python3 - $m <<'PY'
-import glob, os, sys
-for dev in sorted(glob.glob("/dev/cpu/[0-9]*/msr")):
-    cpu = dev.split("/")[3]
-    fd = os.open(dev, os.O_RDONLY)
-    for m in sys.argv[1:]:
-        v = int.from_bytes(os.pread(fd, 8, int(m, 16)), "little")
-        print("%s:%s=%#x" % (cpu, m, v))
-    os.close(fd)
+import os, sys
+for cpu in sorted(c for c in os.listdir("/dev/cpu") if c.isdigit()):
+    dev = "/dev/cpu/%s/msr" % cpu
+    try:
+        fd = os.open(dev, os.O_RDONLY)
+        for m in sys.argv[1:]:
+            v = int.from_bytes(os.pread(fd, 8, int(m, 16)), "little")
+            print("%s:%s=%#x" % (cpu, m, v))
+        os.close(fd)
+    except OSError as e:
+        sys.exit("reading %s: %s" % (dev, e))
 PY
 }
 # gained BEFORE AFTER: the select bit EN (22), the global control's
@@ -132,11 +136,7 @@ if has pmu; then
 	else
 		not_ok "pmu: the NMI watchdog competes" "no writable $wd (CONFIG_HARDLOCKUP_DETECTOR?)"
 	fi
-	if [ -c /dev/cpu/0/msr ]; then
-		msr_before=$(msr_selects 2>&1)
-	else
-		msr_before=
-	fi
+	msr_before=$(msr_selects 2>$out/msr.err) || msr_before=
 	kprofile record -s ProfileTotalIssues -i 100003 -o $out/p.data -- /kp/bin/loop 20000000 \
 		>$out/p.out 2>&1
 	prc=$?
@@ -228,17 +228,24 @@ if has pmu; then
 	fi
 	# Nothing left programmed on any CPU once every recording ended
 	# (CPU 1 went offline and online meanwhile).
-	if [ -n "$msr_before" ]; then
-		msr_after=$(msr_selects 2>&1)
+	# Both dumps whole (every MSR of every online CPU, "CPU:MSR=0x..."),
+	# or the comparison would be vacuous.
+	ncpu=$(ls -d /dev/cpu/[0-9]* 2>/dev/null | wc -l)
+	want=$((ncpu * $(case $KP_CPU in intel) echo 6 ;; *) echo 4 ;; esac)))
+	msr_after=$(msr_selects 2>>$out/msr.err) || msr_after=
+	nb=$(printf '%s\n' $msr_before | grep -c '^[0-9]*:0x[0-9a-f]*=0x[0-9a-f]*$')
+	na=$(printf '%s\n' $msr_after | grep -c '^[0-9]*:0x[0-9a-f]*=0x[0-9a-f]*$')
+	if [ "$ncpu" -gt 0 ] && [ "$nb" = "$want" ] && [ "$na" = "$want" ]; then
 		left=$(gained "$msr_before" "$msr_after")
-		if [ -z "$left" ] && [ -n "$msr_after" ]; then
-			ok "pmu: after every recording no event select, global or fixed control enabled that was not before, on any CPU ($(printf '%s\n' $msr_after | wc -l) registers)"
+		if [ -z "$left" ]; then
+			ok "pmu: after every recording no event select, global or fixed control enabled that was not before, on any of $ncpu CPUs ($na registers read)"
 		else
 			not_ok "pmu: registers left programmed after the recordings" \
 				"$left" "before: $(echo $msr_before)" "after: $(echo $msr_after)"
 		fi
 	else
-		not_ok "pmu: registers after the recordings" "no /dev/cpu/0/msr (CONFIG_X86_MSR?)"
+		not_ok "pmu: registers after the recordings: read $nb and $na of $want (CONFIG_X86_MSR?)" \
+			"$(cat $out/msr.err)" "before: $(echo $msr_before)" "after: $(echo $msr_after)"
 	fi
 	u=$(dmesg | grep -c 'NMI received for unknown reason')
 	if [ "$u" = "$unknown" ]; then

@@ -23,7 +23,7 @@
 # tail_queue_lines: the queue's lines, in the order they are taken.
 tail_queue_lines() {
 	echo pmu-intel pmu-amd pmu-amd-core pmu-intel-v1 pmu-intel-ebx \
-		debugvm-pmu-intel pmu-intel-7.2 debugvm-amd pmu-determinism
+		debugvm-pmu-intel pmu-intel-7.2 debugvm-pmu-amd debugvm-amd pmu-determinism
 }
 
 # pmu_emulator: succeeds when the emulator is there.  The first lane to
@@ -76,6 +76,11 @@ tail_line() {
 		# fuzzer's counter sources count.
 		run_counted debugvm-pmu-intel "$KP_ROOT/testing/debugvm/run.sh" --cpu intel --pmu \
 			--steps "pmu fuzz leak" ;;
+	debugvm-pmu-amd)
+		# The same pmu step on the AMD model (the Amd64 interface's
+		# NMI path, its watchdog, hotplug and registers), no fuzzer.
+		run_counted debugvm-pmu-amd "$KP_ROOT/testing/debugvm/run.sh" --cpu amd --pmu \
+			--steps "pmu leak" ;;
 	pmu-intel-7.2)
 		# The newest kernel of the matrix on the Intel model, a short
 		# line (its root and kprofile.ko are matrix-7.2-build's,
@@ -92,7 +97,7 @@ tail_line() {
 tail_line_selected() {
 	case $1 in
 	debugvm-amd) have debugvm ;;
-	debugvm-pmu-intel) have pmu && have debugvm && kp_kernel_selected 6.1 ;;
+	debugvm-pmu-*) have pmu && have debugvm && kp_kernel_selected 6.1 ;;
 	pmu-intel-7.2) have pmu && kp_kernel_selected 6.1 && kp_kernel_selected 7.2 ;;
 	*) have pmu && kp_kernel_selected 6.1 ;;
 	esac
