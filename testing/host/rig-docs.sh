@@ -10,9 +10,10 @@
 readme=$KP_ROOT/testing/README.md
 cd "$KP_ROOT" || exit 1
 
-# Variables read with a default or tested for emptiness (${KP_X:-...},
-# ${KP_X:+...}, ${KP_X-...}) are the ones a caller may set.  Expanded
-# with a hwtest prefix: KP_HWTEST_LOOPS is in the table as _LOOPS.
+# Variables read with a default or tested for emptiness (a parameter
+# expansion with :-, :+, - or =) are the ones a caller may set; this
+# hook's own text is not searched.  The hwtest ones may be named without
+# their prefix: KP_HWTEST_LOOPS is in the table as _LOOPS.
 documented() {
 	local v=$1
 	grep -q "\`$v\`" "$readme" && return 0
@@ -22,7 +23,8 @@ documented() {
 	esac
 }
 missing=
-for v in $(git grep -ohE '\$\{(KP|KPB)_[A-Z0-9_]+:?[-+=]' -- testing Makefile .ci |
+for v in $(git grep -ohE '\$\{(KP|KPB)_[A-Z0-9_]+:?[-+=]' -- testing Makefile .ci \
+	':!testing/host/rig-docs.sh' |
 	sed -E 's/^\$\{//; s/:?[-+=]$//' | sort -u); do
 	documented "$v" || missing="$missing $v"
 done
