@@ -170,6 +170,14 @@ static double slept(void)
 	return clock_s(CLOCK_BOOTTIME) - now();
 }
 
+/* A user-mode profile of kp_sloop() in 4-byte buckets. */
+static int prof_sloop(struct prof *p, unsigned int src, uint32_t interval)
+{
+	return prof_new(p, src, (uintptr_t)kp_sloop_start,
+			kp_sloop_end - kp_sloop_start, 2, KPROFILE_MODE_USER,
+			interval);
+}
+
 static int rearm(unsigned int src, double seconds, uint32_t interval)
 {
 	uint64_t before, rounds = 0, dead = 0;
@@ -177,9 +185,7 @@ static int rearm(unsigned int src, double seconds, uint32_t interval)
 	struct prof p;
 	int ret;
 
-	ret = prof_new(&p, src, (uintptr_t)kp_sloop_start,
-		       kp_sloop_end - kp_sloop_start, 2, KPROFILE_MODE_USER,
-		       interval);
+	ret = prof_sloop(&p, src, interval);
 	if (ret)
 		return ret;
 	while (now() < end) {
@@ -206,9 +212,7 @@ static int hold(unsigned int src, double seconds, uint32_t interval)
 	struct prof p;
 	int ret;
 
-	ret = prof_new(&p, src, (uintptr_t)kp_sloop_start,
-		       kp_sloop_end - kp_sloop_start, 2, KPROFILE_MODE_USER,
-		       interval);
+	ret = prof_sloop(&p, src, interval);
 	if (ret)
 		return ret;
 	if (ioctl(p.fd, KPROFILE_IOC_START))
