@@ -101,17 +101,16 @@ gained() {
 		[ $((${kv#*=} & mask & ~${b:-0})) = 0 ] || echo "$kv (was ${b:-unread})"
 	done
 }
-irq_sum() {
-	awk -v n="$1:" '$1 == n { s = 0; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) s += $i; print s; exit }' \
-		/proc/interrupts
-}
 
 if has pmu; then
+	# irq_sum and LOOP_INSNS: the PMU guest tests' helpers (run.sh packs
+	# them).
+	. /kp/debugvm/pmu-lib.sh
 	unknown=$(dmesg | grep -c 'NMI received for unknown reason')
 	# The NMI watchdog (booted off, run.sh) competes for a counter: on,
 	# a counter source is refused with the reason and the fix, and its
 	# NMIs arrive (watchdog_thresh 1: one per second of a busy CPU's
-	# cycles; loop N is 4N instructions, about as many cycles here);
+	# cycles; loop N is LOOP_INSNS*N instructions, about as many cycles);
 	# off again, kprofile's counter sources work without a reload (the
 	# checks below).
 	wd=/proc/sys/kernel/nmi_watchdog
@@ -123,7 +122,7 @@ if has pmu; then
 		mhz=$(awk -F: '/^cpu MHz/ { printf "%d", $2; exit }' /proc/cpuinfo)
 		[ "${mhz:-0}" -gt 0 ] 2>/dev/null || mhz=1000
 		nmi0=$(irq_sum NMI)
-		taskset -c 0 /kp/bin/loop $((mhz * 1000000 * 5 / 2 / 4))
+		taskset -c 0 /kp/bin/loop $((mhz * 1000000 * 5 / 2 / LOOP_INSNS))
 		nmi1=$(irq_sum NMI)
 		echo 0 >$wd
 		if [ $wrc != 0 ] && grep -q 'watchdog' $out/wd.out && grep -q 'nmi_watchdog=0' $out/wd.out &&

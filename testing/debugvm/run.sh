@@ -94,6 +94,7 @@ if [ $pmu = 1 ]; then
 	img+=(--perf)
 	gcc -nostdlib -static -no-pie -o "$extra/kp/bin/loop" "$KP_ROOT/testing/pmu/progs/loop.S" ||
 		fail "building testing/pmu/progs/loop.S failed"
+	cp "$KP_ROOT/testing/pmu/guest/pmu-lib.sh" "$extra/kp/debugvm/"
 	# Two vCPUs: CPU 1 goes offline and online in the pmu step.
 	pmuargs=(--pmu emulated --smp 2)
 fi
