@@ -19,6 +19,9 @@
 _kp_n=0
 _kp_failed=0
 
+# KP_BAD_CONSOLE and kp_console_problems: the host's console patterns.
+. "$KP_GUEST/console.sh"
+
 # plan N: announce N tests (print first).
 plan() { echo "1..$1"; }
 
@@ -58,6 +61,17 @@ check() {
 		ok "$_kp_desc"
 	else
 		not_ok "$_kp_desc" "'$*' exited $?: $_kp_out"
+	fi
+}
+
+# kernel_log_clean DESC: passes iff the kernel log (dmesg) has none of
+# the messages the host fails a console for (console.sh).
+kernel_log_clean() {
+	_kp_out=$(dmesg | kp_console_problems)
+	if [ -z "$_kp_out" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "$_kp_out"
 	fi
 }
 

@@ -20,25 +20,14 @@ kp_debian_release() {
 	echo "$rel"
 }
 
-# Kernel messages that mean something went wrong, whatever the tests said.
-KP_BAD_CONSOLE='BUG:|WARNING:|Oops|general protection|Kernel panic|'\
-'KASAN|UBSAN:|kmemleak: .*suspected memory leak|unreferenced object|'\
-'possible circular locking|inconsistent lock state|possible recursive locking|'\
-'possible irq lock inversion|bad unlock balance|suspicious RCU usage|'\
-'lockdep is turned off|locking correctness validator|'\
-'held when returning to user space|blocked for more than|cut here|Call Trace:'
-
-# Boot messages that match the above but are harmless: the CPU
-# vulnerability notes Debian's kernel prints for the emulated CPU models.
-KP_OK_CONSOLE='(RETBleed|Speculative Return Stack Overflow|Spectre V[12]|MDS|'\
-'MMIO Stale Data|TAA|GDS|SRBDS|ITS|L1TF|Register File Data Sampling|'\
-'Transient Scheduler Attacks|VMSCAPE): WARNING: '
+# KP_BAD_CONSOLE, KP_OK_CONSOLE, kp_console_problems: shared with the guest.
+# shellcheck source=testing/guest/console.sh
+. "$KP_ROOT/testing/guest/console.sh"
 
 # kp_scan_console FILE: print the offending lines, fail if there are any.
 kp_scan_console() {
 	local hits
-	hits=$(tr -d '\r' <"$1" | grep -nE "$KP_BAD_CONSOLE" |
-		grep -vE "$KP_OK_CONSOLE" | head -n 40)
+	hits=$(kp_console_problems <"$1")
 	[ -z "$hits" ] && return 0
 	printf 'kernel reported a problem (%s):\n%s\n' "$1" "$hits" >&2
 	return 1
