@@ -50,7 +50,7 @@ GROUP_MARK := /var/lib/kprofile/created-group
 # module and the tool are touched after their build: their own build
 # systems leave an output alone whose sources changed in mtime only.
 KO_SRCS := $(wildcard Kbuild Kconfig kmod/Kbuild kmod/*.[ch] include/uapi/linux/*.h) VERSION
-TOOL_SRCS := $(if $(wildcard tools/CMakeLists.txt),$(shell find tools/CMakeLists.txt tools/src \
+TOOL_SRCS := $(if $(wildcard tools/CMakeLists.txt),$(shell find tools/CMakeLists.txt tools/cmake tools/src \
 	include/uapi -type f 2>/dev/null) VERSION)
 MODINFO := $(firstword $(wildcard /sbin/modinfo /usr/sbin/modinfo) modinfo)
 ifneq ($(filter install install-prereqs,$(MAKECMDGOALS)),)

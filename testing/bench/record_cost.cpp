@@ -36,11 +36,11 @@
 
 #include <linux/kprofile.h>
 
-#include "record/maps_book.h"
-#include "record/profile_file.h"
-#include "record/record_codec.h"
-#include "record/sample_recorder.h"
-#include "record/stream.h"
+#include "maps_book.h"
+#include "profile_file.h"
+#include "record_codec.h"
+#include "sample_recorder.h"
+#include "stream.h"
 
 using namespace kprofile::record;
 

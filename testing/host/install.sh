@@ -118,12 +118,12 @@ else
 	touch -d '1 hour ago' "$tree/kmod/profile.c"
 	t_like "a module built for another kernel than KREL: make install rebuilds it" \
 		"$(todo 9.9.9-kp-other)" '^make --no-print-directory module$'
-	touch "$tree/tools/src/main.cpp"
+	touch "$tree/tools/src/commands/main.cpp"
 	out=$(todo)
 	t_like "a newer tool source: make install rebuilds the tool" "$out" \
 		'^make --no-print-directory tool$'
 	t_is "... and only the tool" "$(printf '%s\n' "$out" | grep -c -- '--no-print-directory module$')" 0
-	touch -d '1 hour ago' "$tree/tools/src/main.cpp"
+	touch -d '1 hour ago' "$tree/tools/src/commands/main.cpp"
 	touch "$tree/man/kprofile-record.1.scd"
 	t_like "a newer man page source: make install regenerates it" "$(todo)" 'scdoc > .*/kprofile-record\.1\.tmp'
 fi

@@ -10,7 +10,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$KP_BUILD/tool" ] || { t_skip "vm-run's tool build keeps stdout clean" "no $KP_BUILD/tool (make tool)"; t_done; exit; }
-touch "$KP_ROOT/tools/src/version.cpp"
+touch "$KP_ROOT/tools/src/commands/version.cpp"
 out=$(make -s --no-print-directory -C "$KP_ROOT" tool-to-stderr JOBS="${JOBS:-2}" 2>/dev/null)
 rc=$?
 t_is "vm-run's tool build (make tool-to-stderr) exits 0" "$rc" 0

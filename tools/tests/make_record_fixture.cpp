@@ -29,8 +29,8 @@
 
 #include <linux/kprofile.h>
 
-#include "record/profile_file.h"
-#include "record/symbolize.h"
+#include "profile_file.h"
+#include "symbolize.h"
 
 using namespace kprofile::record;
 

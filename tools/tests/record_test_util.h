@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "record/maps_book.h"
-#include "record/profile_file.h"
-#include "record/report_model.h"
+#include "maps_book.h"
+#include "profile_file.h"
+#include "report_model.h"
 
 namespace kprofile::record::test {
 

@@ -7,8 +7,8 @@
 
 #include "record_test_util.h"
 
-#include "record/report_model.h"
-#include "record/report_render.h"
+#include "report_model.h"
+#include "report_render.h"
 
 using namespace kprofile::record;
 using kprofile::record::test::row;

@@ -18,13 +18,13 @@
 #include <linux/kprofile.h>
 
 #include "fixtures/unwind_capture.h"
-#include "record/maps.h"
-#include "record/perf_map.h"
-#include "record/profile_file.h"
-#include "record/record_codec.h"
-#include "record/resolver.h"
-#include "record/runner.h"
-#include "record/sample_symbols.h"
+#include "maps.h"
+#include "perf_map.h"
+#include "profile_file.h"
+#include "record_codec.h"
+#include "resolver.h"
+#include "runner.h"
+#include "sample_symbols.h"
 
 using namespace kprofile::record;
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "errors.h"
-#include "record/report_model.h"
-#include "record/report_view.h"
-#include "record/source_ratios.h"
+#include "report_model.h"
+#include "report_view.h"
+#include "source_ratios.h"
 
 using namespace kprofile;
 using namespace kprofile::record;

@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record/crc32.h"
-#include "record/profile_file.h"
+#include "crc32.h"
+#include "profile_file.h"
 
 using namespace kprofile::record;
 

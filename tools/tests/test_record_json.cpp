@@ -6,7 +6,7 @@
 
 #include "record_test_util.h"
 
-#include "record/report_render.h"
+#include "report_render.h"
 
 using namespace kprofile::record;
 using nlohmann::json;

@@ -8,11 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/args_check.h"
-#include "record/launch.h"
-#include "record/maps.h"
-#include "record/profile_device.h"
-#include "record/runner.h"
+#include "args_check.h"
+#include "launch.h"
+#include "maps.h"
+#include "profile_device.h"
+#include "runner.h"
 
 using namespace kprofile::record;
 

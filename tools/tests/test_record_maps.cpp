@@ -2,7 +2,7 @@
 // /proc/PID/maps parsing and following of new executable mappings.
 #include <gtest/gtest.h>
 
-#include "record/maps.h"
+#include "maps.h"
 
 using namespace kprofile::record;
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "record/memlock.h"
+#include "memlock.h"
 
 using namespace kprofile::record;
 

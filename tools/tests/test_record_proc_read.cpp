@@ -11,7 +11,7 @@
 #include <string>
 #include <thread>
 
-#include "record/proc_read.h"
+#include "proc_read.h"
 
 using namespace kprofile::record;
 

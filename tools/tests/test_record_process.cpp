@@ -10,10 +10,10 @@
 #include <chrono>
 #include <thread>
 
-#include "record/kernel_modules.h"
-#include "record/process_tree.h"
-#include "record/process_view.h"
-#include "record/session.h"
+#include "kernel_modules.h"
+#include "process_tree.h"
+#include "process_view.h"
+#include "session.h"
 
 using namespace kprofile::record;
 

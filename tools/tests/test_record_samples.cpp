@@ -10,11 +10,11 @@
 
 #include <linux/kprofile.h>
 
-#include "record/maps_book.h"
-#include "record/profile_file.h"
-#include "record/sample_recorder.h"
-#include "record/sample_report.h"
-#include "record/sample_symbols.h"
+#include "maps_book.h"
+#include "profile_file.h"
+#include "sample_recorder.h"
+#include "sample_report.h"
+#include "sample_symbols.h"
 #include "record_test_util.h"
 
 using namespace kprofile::record;

@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "record/maps_book.h"
-#include "record/side_band.h"
+#include "maps_book.h"
+#include "side_band.h"
 #include "record_test_util.h"
 #include "unique_fd.h"
 

@@ -8,11 +8,11 @@
 
 #include "record_test_util.h"
 
-#include "record/pprof_util.h"
-#include "record/report_export.h"
-#include "record/report_model.h"
-#include "record/symbolize.h"
-#include "record/report_view.h"
+#include "pprof_util.h"
+#include "report_export.h"
+#include "report_model.h"
+#include "symbolize.h"
+#include "report_view.h"
 
 using namespace kprofile::record;
 using kprofile::record::test::row;

@@ -12,10 +12,10 @@
 
 #include <linux/kprofile.h>
 
-#include "record/maps_book.h"
-#include "record/record_codec.h"
-#include "record/sample_recorder.h"
-#include "record/stream.h"
+#include "maps_book.h"
+#include "record_codec.h"
+#include "sample_recorder.h"
+#include "stream.h"
 
 using namespace kprofile::record;
 

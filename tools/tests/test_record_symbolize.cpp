@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "record/maps.h"
-#include "record/symbolize.h"
+#include "maps.h"
+#include "symbolize.h"
 
 using namespace kprofile::record;
 

@@ -11,8 +11,8 @@
 
 #include "record_test_util.h"
 
-#include "record/resolver.h"
-#include "record/srcline.h"
+#include "resolver.h"
+#include "srcline.h"
 
 using namespace kprofile::record;
 using kprofile::record::test::row;

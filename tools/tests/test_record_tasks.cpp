@@ -5,10 +5,10 @@
 
 #include <unistd.h>
 
-#include "record/process_view.h"
-#include "record/sample_recorder.h"
-#include "record/sampled_ranges.h"
-#include "record/session.h"
+#include "process_view.h"
+#include "sample_recorder.h"
+#include "sampled_ranges.h"
+#include "session.h"
 
 using namespace kprofile::record;
 

@@ -15,9 +15,9 @@
 #include <gtest/gtest.h>
 
 #include "fixtures/unwind_capture.h"
-#include "record/dwarf_unwind.h"
-#include "record/maps.h"
-#include "record/symbolize.h"
+#include "dwarf_unwind.h"
+#include "maps.h"
+#include "symbolize.h"
 
 using namespace kprofile::record;
 
