@@ -153,7 +153,7 @@ int kp_access_thread_creds(struct task_struct *t)
 	task_unlock(t);
 	return ok ? 0 : -EACCES;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_access_thread_creds);
+EXPORT_SYMBOL_IF_KUNIT(kp_access_thread_creds);
 
 /*
  * The LSMs' verdict on @t: open TID/maps on the private procfs with the
@@ -181,7 +181,7 @@ static int kp_access_thread_lsm(struct task_struct *t)
 	c->fsgid = c->gid;
 	old = override_creds(c);
 	snprintf(name, sizeof(name), "%d/maps", nr);
-	f = kp_compat_file_open_root_mnt(kp_proc_mnt, name, O_RDONLY, 0);
+	f = file_open_root_mnt(kp_proc_mnt, name, O_RDONLY, 0);
 	revert_creds(old);
 	put_cred(c);
 	if (!IS_ERR(f)) {
@@ -261,7 +261,7 @@ int kp_may_access_task(struct task_struct *task)
 	unsigned int n, i;
 	int ret;
 
-	if (same_thread_group(task, current) || kp_compat_perfmon_capable())
+	if (same_thread_group(task, current) || perfmon_capable())
 		return 0;
 	ret = kp_access_threads(task, &threads, &n);
 	if (ret)
@@ -276,7 +276,7 @@ int kp_may_access_task(struct task_struct *task)
 	kvfree(threads);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_may_access_task);
+EXPORT_SYMBOL_IF_KUNIT(kp_may_access_task);
 
 /* kernel.perf_event_paranoid when it cannot be read: upstream's default. */
 #define KP_PARANOID_DEFAULT	2
@@ -300,9 +300,8 @@ int kp_perf_event_paranoid(void)
 
 	if (!kp_proc_mnt)
 		return KP_PARANOID_DEFAULT;
-	f = kp_compat_file_open_root_mnt(kp_proc_mnt,
-					 "sys/kernel/perf_event_paranoid",
-					 O_RDONLY, 0);
+	f = file_open_root_mnt(kp_proc_mnt, "sys/kernel/perf_event_paranoid",
+			       O_RDONLY, 0);
 	if (IS_ERR(f))
 		return KP_PARANOID_DEFAULT;
 	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
@@ -314,7 +313,7 @@ int kp_perf_event_paranoid(void)
 		return KP_PARANOID_DEFAULT;
 	return val;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_perf_event_paranoid);
+EXPORT_SYMBOL_IF_KUNIT(kp_perf_event_paranoid);
 
 /**
  * kp_perf_allowed() - what kernel.perf_event_paranoid lets an
@@ -335,14 +334,14 @@ int kp_perf_allowed(bool kernel_mode)
 {
 	int paranoid;
 
-	if (kp_compat_perfmon_capable())
+	if (perfmon_capable())
 		return 0;
 	paranoid = kp_perf_event_paranoid();
 	if (paranoid > 2 || (kernel_mode && paranoid > 1))
 		return -EACCES;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_perf_allowed);
+EXPORT_SYMBOL_IF_KUNIT(kp_perf_allowed);
 
 /**
  * kp_access_dumpable_only() - whether a new profile or stream must ignore
@@ -371,7 +370,7 @@ bool kp_access_dumpable_only(u32 target, const struct pid *tgid)
 	       !ns_capable_noaudit(&init_user_ns, CAP_PERFMON) &&
 	       !ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_access_dumpable_only);
+EXPORT_SYMBOL_IF_KUNIT(kp_access_dumpable_only);
 
 static int kp_access_find_target(pid_t nr, struct pid **tgid)
 {
@@ -421,10 +420,10 @@ int kp_access_check(const struct kp_access_request *ar, struct pid **tgid)
 
 	*tgid = NULL;
 	if ((ar->target == KPROFILE_TARGET_SYSTEM || ar->kernel_range) &&
-	    !kp_compat_perfmon_capable())
+	    !perfmon_capable())
 		return -EPERM;
 	/* A counter source samples every task on every CPU: machine-wide. */
-	if (ar->counter && !kp_compat_perfmon_capable())
+	if (ar->counter && !perfmon_capable())
 		return -EPERM;
 	ret = kp_perf_allowed(ar->kernel_mode);
 	if (ret)
@@ -439,4 +438,4 @@ int kp_access_check(const struct kp_access_request *ar, struct pid **tgid)
 		return 0;
 	}
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_access_check);
+EXPORT_SYMBOL_IF_KUNIT(kp_access_check);

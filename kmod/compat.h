@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * compat.h - every kernel-version difference kprofile cares about, in one
- * place.  Nothing else in kmod/ or kunit/ tests LINUX_VERSION_CODE.
+ * place, fed by compat.mk (what a version number cannot answer).  Nothing
+ * else in kmod/ or kunit/ tests LINUX_VERSION_CODE.
+ *
+ * The rest of the module calls the upstream API by its upstream name:
+ * where an older kernel lacks a function or macro, this file back-fills
+ * that name (as WireGuard's compat/compat.h does), so dropping a kernel
+ * means deleting a block here.  A private kp_compat_ or KP_ name remains
+ * only where the upstream interface differs between kernels (a
+ * signature, a structure, an export) or has no name to back-fill.
  */
 #ifndef _KPROFILE_COMPAT_H
 #define _KPROFILE_COMPAT_H
@@ -10,38 +18,46 @@
 #include <linux/module.h>
 
 /*
- * EXPORT_SYMBOL_NS_GPL() took a bare identifier until 6.13 and a string
+ * Internals the KUnit suites call: EXPORT_SYMBOL_IF_KUNIT() exports a
+ * symbol into the EXPORTED_FOR_KUNIT_TESTING namespace when the kernel
+ * has CONFIG_KUNIT, and not at all otherwise.  <kunit/visibility.h> came
+ * in 6.2 (9c988fae6f6a, "kunit: add macro to allow conditionally
+ * exposing static symbols to tests") and was backported to 6.1.y (Debian
+ * 12's 6.1 has it), so kmod/compat.mk asks for the header and defines
+ * KP_HAVE_KUNIT_VISIBILITY_H; without it, back-fill the macro as 6.2 has
+ * it.
+ *
+ * MODULE_IMPORT_NS() took a bare identifier until 6.13 and a string
  * literal since (cdd30ebb1b9f, "module: Convert symbol namespace to string
- * literal").  kprofile exports its internals to the KUnit module in
- * the KPROFILE_INTERNAL namespace, only in test builds.
+ * literal", which also made the namespace above a string): the KUnit
+ * module imports the namespace with KP_IMPORT_KUNIT_NS().
  */
-#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
-#define KP_NS_INTERNAL "KPROFILE_INTERNAL"
-#define KP_IMPORT_INTERNAL() MODULE_IMPORT_NS("KPROFILE_INTERNAL")
+#ifdef KP_HAVE_KUNIT_VISIBILITY_H
+#include <kunit/visibility.h>
+#elif IS_ENABLED(CONFIG_KUNIT)
+#define EXPORT_SYMBOL_IF_KUNIT(symbol) EXPORT_SYMBOL_NS(symbol, EXPORTED_FOR_KUNIT_TESTING)
+#define VISIBLE_IF_KUNIT
 #else
-#define KP_NS_INTERNAL KPROFILE_INTERNAL
-#define KP_IMPORT_INTERNAL() MODULE_IMPORT_NS(KPROFILE_INTERNAL)
+#define EXPORT_SYMBOL_IF_KUNIT(symbol)
+#define VISIBLE_IF_KUNIT static
 #endif
 
-#ifdef KPROFILE_EXPORT_INTERNALS
-#define EXPORT_SYMBOL_IF_KP_TEST(sym) EXPORT_SYMBOL_NS_GPL(sym, KP_NS_INTERNAL)
+#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
+#define KP_IMPORT_KUNIT_NS() MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING")
 #else
-#define EXPORT_SYMBOL_IF_KP_TEST(sym)
+#define KP_IMPORT_KUNIT_NS() MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING)
 #endif
 
 /*
- * MSR accessors: rdmsrl_safe()/wrmsrl_safe() became rdmsrq_safe()/
- * wrmsrq_safe() in 6.16 (6fe22abacd40, "x86/msr: Rename 'rdmsrl_safe()'
- * to 'rdmsrq_safe()'", and 6fa17efe4544, "x86/msr: Rename 'wrmsrl_safe()'
+ * rdmsrq_safe() and wrmsrq_safe(): before 6.16, rdmsrl_safe() and
+ * wrmsrl_safe() (6fe22abacd40, "x86/msr: Rename 'rdmsrl_safe()' to
+ * 'rdmsrq_safe()'", and 6fa17efe4544, "x86/msr: Rename 'wrmsrl_safe()'
  * to 'wrmsrq_safe()'").
  */
 #include <asm/msr.h>
-#if KERNEL_VERSION(6, 16, 0) <= LINUX_VERSION_CODE
-#define kp_compat_rdmsr_safe(msr, p)	rdmsrq_safe(msr, p)
-#define kp_compat_wrmsr_safe(msr, v)	wrmsrq_safe(msr, v)
-#else
-#define kp_compat_rdmsr_safe(msr, p)	rdmsrl_safe(msr, p)
-#define kp_compat_wrmsr_safe(msr, v)	wrmsrl_safe(msr, v)
+#if KERNEL_VERSION(6, 16, 0) > LINUX_VERSION_CODE
+#define rdmsrq_safe(msr, p)	rdmsrl_safe(msr, p)
+#define wrmsrq_safe(msr, val)	wrmsrl_safe(msr, val)
 #endif
 
 /*
@@ -106,7 +122,9 @@ static inline bool kp_compat_perf_caps(u32 *version, u32 *counters,
 
 /*
  * CPU feature bits detection asks about that older kernels lack: there
- * the answer is "no", as the kernel itself would not know them.
+ * the answer is "no", as the kernel itself would not know them (no
+ * upstream name to back-fill: a bit the kernel does not know, it never
+ * sets).
  * HYBRID_CPU since 5.13 (a161545ab53b, "x86/cpufeatures: Enumerate Intel
  * Hybrid Technology feature bit"), RTM_ALWAYS_ABORT since 5.14
  * (1348924ba816, "x86/msr: Define new bits in TSX_FORCE_ABORT MSR"),
@@ -181,52 +199,49 @@ struct task_struct;
 #endif
 
 /*
- * hrtimer_setup() replaced hrtimer_init() plus a ->function assignment in
- * 6.13 (908a1d775422, "hrtimer: Introduce hrtimer_setup() to replace
- * hrtimer_init()"); hrtimer_init() is gone since 6.15.
+ * hrtimer_setup(): since 6.13 (908a1d775422, "hrtimer: Introduce
+ * hrtimer_setup() to replace hrtimer_init()"; hrtimer_init() is gone
+ * since 6.15).  Before, hrtimer_init() and a ->function assignment.
+ * Timer changes reach stable trees with their users, so kmod/compat.mk
+ * asks the header and defines KP_HAVE_HRTIMER_SETUP.
  */
 #include <linux/hrtimer.h>
-#if KERNEL_VERSION(6, 13, 0) <= LINUX_VERSION_CODE
-#define kp_compat_hrtimer_setup(t, fn, clock, mode) \
-	hrtimer_setup(t, fn, clock, mode)
-#else
-static inline void
-kp_compat_hrtimer_setup(struct hrtimer *t,
-			enum hrtimer_restart (*fn)(struct hrtimer *),
-			clockid_t clock, enum hrtimer_mode mode)
+#ifndef KP_HAVE_HRTIMER_SETUP
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
 {
-	hrtimer_init(t, clock, mode);
-	t->function = fn;
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
 }
 #endif
 
 /*
- * CAP_PERFMON and perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN)
- * arrived in 5.8 (980737282232, "capabilities: introduce CAP_PERFMON to
- * kernel and user space"); before, perf's privileged operations needed
- * CAP_SYS_ADMIN.  Machine-wide changes and privileged profiles use this.
+ * perfmon_capable() (CAP_PERFMON or CAP_SYS_ADMIN): since 5.8
+ * (980737282232, "capabilities: introduce CAP_PERFMON to kernel and user
+ * space"); before, perf's privileged operations needed CAP_SYS_ADMIN.
+ * Machine-wide changes and privileged profiles use it.
  */
 #include <linux/capability.h>
-#if KERNEL_VERSION(5, 8, 0) <= LINUX_VERSION_CODE
-#define kp_compat_perfmon_capable()	perfmon_capable()
-#else
-#define kp_compat_perfmon_capable()	capable(CAP_SYS_ADMIN)
+#if KERNEL_VERSION(5, 8, 0) > LINUX_VERSION_CODE
+static inline bool perfmon_capable(void)
+{
+	return capable(CAP_SYS_ADMIN);
+}
 #endif
 
 /*
- * Opening a path below a mount's root: file_open_root_mnt() since
- * file_open_root() took a struct path, in 5.14 (ffb37ca3bd16, "switch
+ * file_open_root_mnt(), opening a path below a mount's root: since 5.14,
+ * when file_open_root() took a struct path (ffb37ca3bd16, "switch
  * file_open_root() to struct path", which added file_open_root_mnt());
  * before, file_open_root(dentry, mnt, ...).
  */
 #include <linux/fs.h>
 #include <linux/mount.h>
-#if KERNEL_VERSION(5, 14, 0) <= LINUX_VERSION_CODE
-#define kp_compat_file_open_root_mnt	file_open_root_mnt
-#else
-static inline struct file *
-kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
-			     int flags, umode_t mode)
+#if KERNEL_VERSION(5, 14, 0) > LINUX_VERSION_CODE
+static inline struct file *file_open_root_mnt(struct vfsmount *mnt,
+					      const char *name, int flags,
+					      umode_t mode)
 {
 	return file_open_root(mnt->mnt_root, mnt, name, flags, mode);
 }
@@ -315,23 +330,22 @@ kp_compat_file_open_root_mnt(struct vfsmount *mnt, const char *name,
 #endif
 
 /*
- * Faulting a user buffer in writable without writing it:
- * fault_in_safe_writeable() since 5.16 (cdd591fc86e3, "iov_iter:
- * Introduce fault_in_iov_iter_writeable").  Below, do what it does:
- * fixup_user_fault() page by page under the mmap lock (both exported).
- * fault_in_pages_writeable() is no substitute: it writes zeros.
- * Return: the bytes not faulted in (0 on success), as upstream.
+ * fault_in_safe_writeable(), faulting a user buffer in writable without
+ * writing it: since 5.16 (cdd591fc86e3, "iov_iter: Introduce
+ * fault_in_iov_iter_writeable"), and backported with the filesystem
+ * fixes that use it to some stable trees, so kmod/compat.mk asks the
+ * header and defines KP_HAVE_FAULT_IN_SAFE_WRITEABLE.  Without it, do
+ * what it does: fixup_user_fault() page by page under the mmap lock (both
+ * exported).  fault_in_pages_writeable() is no substitute: it writes
+ * zeros.  Return: the bytes not faulted in (0 on success), as upstream.
  */
 #include <linux/mm.h>
 #include <linux/pagemap.h>
 #include <linux/uaccess.h>
-#if KERNEL_VERSION(5, 16, 0) <= LINUX_VERSION_CODE
-#define kp_compat_fault_in_writeable(uaddr, size) \
-	fault_in_safe_writeable(uaddr, size)
-#else
+#ifndef KP_HAVE_FAULT_IN_SAFE_WRITEABLE
 #include <linux/sched.h>
-static inline size_t kp_compat_fault_in_writeable(const char __user *uaddr,
-						  size_t size)
+static inline size_t fault_in_safe_writeable(const char __user *uaddr,
+					     size_t size)
 {
 	unsigned long start = (unsigned long)uaddr, end, addr;
 	struct mm_struct *mm = current->mm;
@@ -469,14 +483,15 @@ kp_compat_dump_ns(struct task_struct *task, struct mm_struct *mm)
  * lines catch such a use.  An undeclared function or identifier is a
  * compile error (-Werror=implicit-function-declaration is the kernel's
  * default), whatever modpost would say about an unexported symbol.
- *   510: fault_in_safe_writeable(), 5.16+ (cdd591fc86e3, above);
+ *   510: X86_FEATURE_HYBRID_CPU, 5.13+ (a161545ab53b, above; used
+ *	  directly, not through kp_compat_has_hybrid_cpu());
  *   702: no_llseek, gone in 6.12 (cb787f4ac0c2, "[tree-wide] finally
  *	  take no_llseek out").
  */
 #if defined(KP_PLANT_MISSING_API) && KP_PLANT_MISSING_API == 510
-static inline size_t kp_plant_missing_api(const char __user *p)
+static inline bool kp_plant_missing_api(void)
 {
-	return fault_in_safe_writeable(p, 1);
+	return boot_cpu_has(X86_FEATURE_HYBRID_CPU);
 }
 #elif defined(KP_PLANT_MISSING_API) && KP_PLANT_MISSING_API == 702
 static inline const void *kp_plant_missing_api(void)

@@ -16,6 +16,18 @@ ifneq ($(shell grep -sl 'unsigned[[:space:]]*user_dumpable:1' $(srctree)/include
 ccflags-y += -DKP_HAVE_USER_DUMPABLE
 endif
 
+# hrtimer_setup() (compat.h): 6.13; timer API changes reach stable trees
+# with the fixes that use them, so ask the header.
+ifneq ($(shell grep -slw 'hrtimer_setup' $(srctree)/include/linux/hrtimer.h),)
+ccflags-y += -DKP_HAVE_HRTIMER_SETUP
+endif
+
+# fault_in_safe_writeable() (compat.h): 5.16, and backported with the
+# filesystem fixes that use it to some stable trees, so ask the header.
+ifneq ($(shell grep -slw 'fault_in_safe_writeable' $(srctree)/include/linux/pagemap.h),)
+ccflags-y += -DKP_HAVE_FAULT_IN_SAFE_WRITEABLE
+endif
+
 # Headers that appeared without a version one can name (compat.h; a
 # Kbuild test rather than __has_include, which sparse 0.6.4 cannot parse).
 ifneq ($(wildcard $(srctree)/arch/x86/include/asm/cpuid/api.h),)
@@ -23,6 +35,10 @@ ccflags-y += -DKP_HAVE_ASM_CPUID_API_H
 endif
 ifneq ($(wildcard $(srctree)/include/linux/sched/exec_state.h),)
 ccflags-y += -DKP_HAVE_EXEC_STATE_H
+endif
+# <kunit/visibility.h>: 6.2, and backported to 6.1.y.
+ifneq ($(wildcard $(srctree)/include/kunit/visibility.h),)
+ccflags-y += -DKP_HAVE_KUNIT_VISIBILITY_H
 endif
 
 # perf_get_x86_pmu_capability() not exported to every module: since the

@@ -282,4 +282,4 @@ int kp_detect(const struct kp_hw *hw, struct kp_pmu_desc *desc)
 	preempt_enable();
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_detect);
+EXPORT_SYMBOL_IF_KUNIT(kp_detect);

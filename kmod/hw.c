@@ -19,7 +19,7 @@ static int kp_real_rdmsr(void *ctx, u32 msr, u64 *val)
 {
 	unsigned long long v;
 
-	if (kp_compat_rdmsr_safe(msr, &v)) {
+	if (rdmsrq_safe(msr, &v)) {
 		*val = 0;
 		return -EIO;
 	}
@@ -31,7 +31,7 @@ NOKPROBE_SYMBOL(kp_real_rdmsr);
 
 static int kp_real_wrmsr(void *ctx, u32 msr, u64 val)
 {
-	return kp_compat_wrmsr_safe(msr, val) ? -EIO : 0;
+	return wrmsrq_safe(msr, val) ? -EIO : 0;
 }
 
 NOKPROBE_SYMBOL(kp_real_wrmsr);

@@ -141,7 +141,7 @@ err:
 	pmu->cpu = NULL;
 	return -ENOMEM;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_setup);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_setup);
 
 /**
  * kp_pmu_teardown() - free what kp_pmu_setup() allocated.
@@ -165,7 +165,7 @@ void kp_pmu_teardown(struct kp_pmu *pmu)
 	pmu->cpu = NULL;
 	mutex_destroy(&pmu->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_teardown);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_teardown);
 
 /**
  * kp_pmu_period() - the counter value that overflows after @interval
@@ -184,7 +184,7 @@ u64 kp_pmu_period(const struct kp_pmu *pmu, u32 interval)
 
 	return (-n) & pmu->counter_mask;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_period);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_period);
 
 /**
  * kp_pmu_select() - the event select a source is programmed with.
@@ -218,7 +218,7 @@ u64 kp_pmu_select(const struct kp_pmu *pmu, u32 source,
 		sel |= KP_EVTSEL_INT;
 	return sel;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_select);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_select);
 
 /**
  * kp_pmu_check_source() - whether a source can be put on a counter here.
@@ -322,7 +322,7 @@ void kp_pmu_program_cpu(struct kp_pmu *pmu, unsigned int idx, u32 source,
 	WRITE_ONCE(c->armed, c->armed | BIT_ULL(idx));
 	pmu->ops->enable_monitoring(pmu, idx, select);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_program_cpu);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_program_cpu);
 
 static void kp_pmu_ipi_arm(void *info)
 {
@@ -364,7 +364,7 @@ int kp_pmu_find_armed(struct kp_pmu *pmu, u32 source, enum kprofile_mode mode)
 			return i;
 	return -ENOENT;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_find_armed);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_find_armed);
 
 /**
  * kp_pmu_arm() - HalStartProfileInterrupt: arm a counter source for
@@ -462,7 +462,7 @@ out:
 	cpus_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_arm);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_arm);
 
 /**
  * kp_pmu_disarm() - HalStopProfileInterrupt: drop one arm of (@source,
@@ -497,4 +497,4 @@ out:
 	mutex_unlock(&pmu->lock);
 	cpus_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_disarm);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_disarm);

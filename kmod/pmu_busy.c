@@ -111,4 +111,4 @@ void kp_pmu_state(struct kp_pmu *pmu, struct kprofile_info_ex *x)
 			  (u64)atomic64_read(&sc.fixed));
 	}
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_state);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_state);

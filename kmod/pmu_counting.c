@@ -59,7 +59,7 @@ int kp_pmu_claim_counting(struct kp_pmu *pmu, u32 source,
 	mutex_unlock(&pmu->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_claim_counting);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_claim_counting);
 
 /**
  * kp_pmu_release_counting() - give back a counting counter.
@@ -81,7 +81,7 @@ void kp_pmu_release_counting(struct kp_pmu *pmu, u32 idx)
 	mutex_unlock(&pmu->lock);
 	cpus_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_release_counting);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_release_counting);
 
 /**
  * kp_pmu_start_counting() - start a counting counter on this CPU.
@@ -112,7 +112,7 @@ void kp_pmu_start_counting(struct kp_pmu *pmu, u32 idx)
 	pmu->ops->enable_monitoring(pmu, idx, sel);
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_start_counting);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_start_counting);
 
 /**
  * kp_pmu_stop_counting() - stop a counting counter on this CPU.
@@ -131,7 +131,7 @@ void kp_pmu_stop_counting(struct kp_pmu *pmu, u32 idx)
 	WRITE_ONCE(c->counting, c->counting & ~BIT_ULL(idx));
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_stop_counting);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_stop_counting);
 
 /**
  * kp_pmu_read_counter() - a counter's value on this CPU.
@@ -150,7 +150,7 @@ u64 kp_pmu_read_counter(struct kp_pmu *pmu, u32 idx)
 		return 0;
 	return val & pmu->counter_mask;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_read_counter);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_read_counter);
 
 /**
  * kp_pmu_write_counter() - set a counter's value on this CPU.
@@ -168,4 +168,4 @@ void kp_pmu_write_counter(struct kp_pmu *pmu, u32 idx, u64 val)
 {
 	kp_wrmsr(pmu->hw, pmu->write_base + idx, val & pmu->counter_mask);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_write_counter);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_write_counter);

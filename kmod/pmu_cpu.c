@@ -79,7 +79,7 @@ void kp_pmu_cpu_up(struct kp_pmu *pmu)
 	}
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_cpu_up);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_cpu_up);
 
 /* Disable every counter kprofile programmed on this CPU; interrupts off. */
 static void kp_pmu_stop_cpu(struct kp_pmu *pmu)
@@ -115,7 +115,7 @@ void kp_pmu_cpu_down(struct kp_pmu *pmu)
 	kp_pmu_stop_cpu(pmu);
 	local_irq_restore(flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_cpu_down);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_cpu_down);
 
 static void kp_pmu_ipi_shutdown(void *info)
 {
@@ -142,7 +142,7 @@ void kp_pmu_shutdown(struct kp_pmu *pmu)
 	WRITE_ONCE(pmu->shut_down, true);
 	on_each_cpu(kp_pmu_ipi_shutdown, pmu, 1);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_shutdown);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_shutdown);
 
 /**
  * kp_pmu_resume_cpu() - re-program this CPU after the firmware reset its
@@ -173,7 +173,7 @@ void kp_pmu_resume_cpu(struct kp_pmu *pmu)
 		}
 	}
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_resume_cpu);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_resume_cpu);
 
 /*
  * The dynamic CPU hotplug state, with one instance per hardware layer:
@@ -219,7 +219,7 @@ int kp_pmu_hotplug_add(struct kp_pmu *pmu)
 		return -ENODEV;
 	return cpuhp_state_add_instance(kp_pmu_hp_state, &pmu->hp_node);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_add);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_hotplug_add);
 
 /**
  * kp_pmu_hotplug_remove() - take a layer down on every online CPU (its
@@ -230,7 +230,7 @@ void kp_pmu_hotplug_remove(struct kp_pmu *pmu)
 {
 	cpuhp_state_remove_instance(kp_pmu_hp_state, &pmu->hp_node);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hotplug_remove);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_hotplug_remove);
 
 static KP_SYSCORE_RESUME(kp_pmu_resume)
 {

@@ -154,7 +154,7 @@ u64 kp_pmu_usable_counters(const struct kp_pmu *pmu)
 	}
 	return mask;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_usable_counters);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_usable_counters);
 
 /**
  * kp_pmu_usable_counters_desc() - the counters detection found, less

@@ -97,7 +97,7 @@ u8 kp_pmu_delivering(struct kp_pmu *pmu)
 		return 0;
 	return this_cpu_ptr(pmu->cpu)->delivering;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_delivering);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_delivering);
 NOKPROBE_SYMBOL(kp_pmu_delivering);
 
 static void kp_pmu_deliver(struct kp_pmu *pmu, struct kp_pmu_cpu *c,
@@ -205,7 +205,7 @@ int kp_pmu_handle_overflow(struct kp_pmu *pmu, struct pt_regs *regs)
 		kp_lvtpc_unmask(pmu->hw, pmu->desc->features);
 	return kp_pmu_nmi_result(pmu, c, handled);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_handle_overflow);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_handle_overflow);
 NOKPROBE_SYMBOL(kp_pmu_handle_overflow);
 
 /**
@@ -221,7 +221,7 @@ void kp_pmu_add_consumer(struct kp_pmu *pmu, struct kp_overflow_consumer *c)
 	list_add_tail_rcu(&c->node, &pmu->consumers);
 	mutex_unlock(&pmu->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_add_consumer);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_add_consumer);
 
 /**
  * kp_pmu_remove_consumer() - stop receiving overflows.
@@ -239,7 +239,7 @@ void kp_pmu_remove_consumer(struct kp_pmu *pmu,
 	mutex_unlock(&pmu->lock);
 	synchronize_rcu();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_remove_consumer);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_remove_consumer);
 
 static int kp_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {

@@ -161,7 +161,7 @@ void kp_pmu_holder(struct kp_pmu *pmu, unsigned int idx,
 	kp_pmu_holder_locked(pmu, idx, h);
 	mutex_unlock(&pmu->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_holder);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_holder);
 
 /**
  * kp_pmu_busy_reason_locked() - kp_pmu_busy_reason() with @pmu->lock held.
@@ -225,7 +225,7 @@ void kp_pmu_busy_reason(struct kp_pmu *pmu, char *reason, size_t len)
 	kp_pmu_busy_reason_locked(pmu, reason, len);
 	mutex_unlock(&pmu->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_busy_reason);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_busy_reason);
 
 /**
  * kp_pmu_hold() - hold counters for a reservation (HalAllocateHardwareCounters).
@@ -321,7 +321,7 @@ out:
 	mutex_unlock(&pmu->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_hold);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_hold);
 
 /**
  * kp_pmu_set_owner_pid() - name the process that holds reserved counters.
@@ -348,7 +348,7 @@ void kp_pmu_set_owner_pid(struct kp_pmu *pmu, u64 mask, struct pid *pid)
 	}
 	mutex_unlock(&pmu->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_set_owner_pid);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_set_owner_pid);
 
 /**
  * kp_pmu_unhold() - HalFreeHardwareCounters: give reserved counters back.
@@ -379,4 +379,4 @@ void kp_pmu_unhold(struct kp_pmu *pmu, u64 mask)
 	cpus_read_unlock();
 	synchronize_rcu();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_unhold);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_unhold);

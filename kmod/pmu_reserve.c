@@ -178,7 +178,7 @@ err_free:
 	kfree(r);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_reserve);
+EXPORT_SYMBOL_IF_KUNIT(kp_reserve);
 
 /**
  * kp_reserve_mask() - the counters a reservation holds.
@@ -190,7 +190,7 @@ u64 kp_reserve_mask(const struct kprofile_reservation *r)
 {
 	return r->mask;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_reserve_mask);
+EXPORT_SYMBOL_IF_KUNIT(kp_reserve_mask);
 
 /**
  * kp_unreserve() - HalFreeHardwareCounters.
@@ -206,7 +206,7 @@ void kp_unreserve(struct kprofile_reservation *r)
 	free_cpumask_var(r->cpus);
 	kfree(r);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_unreserve);
+EXPORT_SYMBOL_IF_KUNIT(kp_unreserve);
 
 static int kp_reserve_release(struct inode *inode, struct file *file)
 {
@@ -254,7 +254,7 @@ long kp_ioctl_reserve(struct kp_device *dev, void __user *argp)
 	struct file *file;
 	int fd, ret;
 
-	if (!kp_compat_perfmon_capable())
+	if (!perfmon_capable())
 		return -EPERM;
 	if (copy_from_user(&req, argp, sizeof(req)))
 		return -EFAULT;

@@ -197,7 +197,7 @@ int kp_pmu_schedule(struct kp_pmu *pmu, struct kprofile_schedule *s)
 		s->flags |= KPROFILE_SCHED_FITS;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_pmu_schedule);
+EXPORT_SYMBOL_IF_KUNIT(kp_pmu_schedule);
 
 /**
  * kp_ioctl_schedule() - KPROFILE_IOC_SCHEDULE.

@@ -94,7 +94,7 @@ err:
 	put_pid(tgid);
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_new);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_new);
 
 /**
  * kp_profile_get() - take a reference on a profile (its memory stays).
@@ -149,7 +149,7 @@ void kp_profile_free(struct kp_profile *p)
 	kp_profile_stop(p);
 	kp_profile_put(p);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_free);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_free);
 
 static int kp_profile_arm(struct kp_profile *p, char *reason, size_t len)
 {
@@ -226,7 +226,7 @@ out:
 	mutex_unlock(&set->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start_buf);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_start_buf);
 
 /*
  * Why kp_profile_buf_pin() refused @p's buckets (@err), as
@@ -303,7 +303,7 @@ int kp_profile_start(struct kp_profile *p, char *reason, size_t len)
 		kp_profile_buf_release(buf);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_start);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_start);
 
 /**
  * kp_profile_stop() - KPROFILE_IOC_STOP (NtStopProfile).
@@ -342,7 +342,7 @@ int kp_profile_stop(struct kp_profile *p)
 	queue_rcu_work(set->release, &buf->rwork);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_stop);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_stop);
 
 /**
  * kp_profile_buf_lost() - whether the buffer's mapping changed while the

@@ -106,7 +106,7 @@ int kp_profile_check(const struct kp_sources *sources,
 	*nr_buckets = n;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_check);
 
 /**
  * kp_profile_kernel_range() - whether a range reaches kernel addresses.
@@ -124,7 +124,7 @@ bool kp_profile_kernel_range(const struct kprofile_create_profile *req)
 {
 	return (req->base + req->size - 1) & BIT_ULL(63);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_kernel_range);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_kernel_range);
 
 /**
  * kp_profile_check_buffer() - probe the caller's buffer for writing
@@ -147,11 +147,11 @@ int kp_profile_check_buffer(const struct kprofile_create_profile *req,
 
 	if (!access_ok(ubuf, bytes))
 		return -EFAULT;
-	if (kp_compat_fault_in_writeable(ubuf, bytes))
+	if (fault_in_safe_writeable(ubuf, bytes))
 		return -EFAULT;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_buffer);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_check_buffer);
 
 /**
  * kp_profile_check_access() - apply the privilege rules to a profile and
@@ -182,4 +182,4 @@ int kp_profile_check_access(const struct kprofile_create_profile *req,
 
 	return kp_access_check(&ar, tgid);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_check_access);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_check_access);

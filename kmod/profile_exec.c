@@ -93,7 +93,7 @@ void kp_profile_exec(struct kp_sampler *set, struct task_struct *task)
 	}
 	rcu_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_exec);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_exec);
 
 /**
  * kp_profile_exec_fixup() - a just published snapshot raced with the

@@ -216,7 +216,7 @@ out:
 	rcu_read_unlock();
 	return any;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_hit);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_hit);
 NOKPROBE_SYMBOL(kp_profile_hit);
 
 /**
@@ -242,4 +242,4 @@ bool kp_profile_time_wanted(struct kp_sampler *set, struct task_struct *task)
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_time_wanted);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_time_wanted);

@@ -345,7 +345,7 @@ kp_profile_index_find(const struct kp_profile_index *idx,
 	}
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_index_find);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_index_find);
 NOKPROBE_SYMBOL(kp_profile_index_find);
 
 /* Publish @idx (may be NULL) for @source; the old snapshot is retired. */

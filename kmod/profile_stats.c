@@ -226,7 +226,7 @@ void kp_profile_get_stats(struct kp_profile *p,
 
 	kp_profile_stats_read(p, st, &not_dumpable);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_get_stats);
 
 /**
  * kp_profile_get_stats_ex() - KPROFILE_IOC_PROFILE_STATS_EX.
@@ -245,4 +245,4 @@ void kp_profile_get_stats_ex(struct kp_profile *p,
 	if (kp_profile_buf_lost(p))
 		st->flags |= KPROFILE_PROFILE_BUFFER_LOST;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_profile_get_stats_ex);
+EXPORT_SYMBOL_IF_KUNIT(kp_profile_get_stats_ex);

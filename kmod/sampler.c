@@ -70,7 +70,7 @@ bool kp_sampler_sample(struct kp_sampler *set, u32 source,
 
 	return profiled || streamed;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sampler_sample);
+EXPORT_SYMBOL_IF_KUNIT(kp_sampler_sample);
 NOKPROBE_SYMBOL(kp_sampler_sample);
 
 static void kp_sampler_overflow(struct kp_overflow_consumer *c, u32 source,
@@ -124,7 +124,7 @@ err_lock:
 	mutex_destroy(&set->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sampler_init);
+EXPORT_SYMBOL_IF_KUNIT(kp_sampler_init);
 
 /**
  * kp_sampler_exit() - take a sampler down.
@@ -144,7 +144,7 @@ void kp_sampler_exit(struct kp_sampler *set)
 	mutex_destroy(&set->fold_lock);
 	mutex_destroy(&set->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sampler_exit);
+EXPORT_SYMBOL_IF_KUNIT(kp_sampler_exit);
 
 /**
  * kp_sampler_module() - the module's sampler, where the profiles and the

@@ -78,7 +78,7 @@ bool kp_stimer_wanted(struct kp_sampler *set, struct task_struct *task)
 	return kp_profile_time_wanted(set, task) ||
 	       kp_stream_time_wanted(set, task);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_wanted);
+EXPORT_SYMBOL_IF_KUNIT(kp_stimer_wanted);
 
 /**
  * kp_stimer_fn() - a ProfileTime expiry: sample, then re-arm one period
@@ -116,7 +116,7 @@ enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer)
 	hrtimer_forward_now(timer, kp_stimer_period(tc->set));
 	return HRTIMER_RESTART;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_fn);
+EXPORT_SYMBOL_IF_KUNIT(kp_stimer_fn);
 
 /*
  * This CPU's timer on or off; on the CPU, interrupts off.  A timer stopped
@@ -164,7 +164,7 @@ void kp_stimer_switch_this_cpu(struct kp_sampler *set, bool on)
 {
 	kp_stimer_set_this_cpu(set, on);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_switch_this_cpu);
+EXPORT_SYMBOL_IF_KUNIT(kp_stimer_switch_this_cpu);
 
 /* IPI: re-decide with the current task. */
 static void kp_stimer_update_this_cpu(void *info)
@@ -243,9 +243,8 @@ int kp_stimer_init(struct kp_sampler *set)
 		tc->set = set;
 		tc->running = false;
 		tc->expiries = 0;
-		kp_compat_hrtimer_setup(&tc->timer, kp_stimer_fn,
-					CLOCK_MONOTONIC,
-					HRTIMER_MODE_REL_PINNED_HARD);
+		hrtimer_setup(&tc->timer, kp_stimer_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	return 0;
 }
@@ -283,7 +282,7 @@ void kp_stimer_get(struct kp_sampler *set)
 	if (first)
 		kp_stimer_hook(set);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_get);
+EXPORT_SYMBOL_IF_KUNIT(kp_stimer_get);
 
 /**
  * kp_stimer_update() - every online CPU re-decides whether its timer
@@ -301,7 +300,7 @@ void kp_stimer_update(struct kp_sampler *set)
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_update);
+EXPORT_SYMBOL_IF_KUNIT(kp_stimer_update);
 
 /**
  * kp_stimer_put() - one started ProfileTime profile fewer; the last
@@ -331,7 +330,7 @@ void kp_stimer_put(struct kp_sampler *set)
 	mutex_unlock(&set->tlock);
 	cpus_read_unlock();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stimer_put);
+EXPORT_SYMBOL_IF_KUNIT(kp_stimer_put);
 
 /**
  * kp_stimer_cpu_online() - CPU hotplug: start this CPU's timer if

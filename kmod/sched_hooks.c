@@ -62,7 +62,7 @@ bool kp_sched_hook_found(enum kp_sched_hook hook)
 {
 	return hook < KP_SCHED_HOOKS && kp_sched_tps[hook];
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sched_hook_found);
+EXPORT_SYMBOL_IF_KUNIT(kp_sched_hook_found);
 
 /**
  * kp_sched_hook_register() - put a probe on a scheduler tracepoint.
@@ -83,7 +83,7 @@ int kp_sched_hook_register(enum kp_sched_hook hook, void *probe, void *data)
 		return -ENOENT;
 	return tracepoint_probe_register(kp_sched_tps[hook], probe, data);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sched_hook_register);
+EXPORT_SYMBOL_IF_KUNIT(kp_sched_hook_register);
 
 /**
  * kp_sched_hook_unregister() - take a probe off a scheduler tracepoint.
@@ -151,7 +151,7 @@ err:
 	kp_sched_hooks_unregister(probes, i, data);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sched_hooks_register);
+EXPORT_SYMBOL_IF_KUNIT(kp_sched_hooks_register);
 
 /**
  * kp_sched_hooks_unregister() - take a consumer's probes off.
@@ -171,4 +171,4 @@ void kp_sched_hooks_unregister(const struct kp_sched_probe *probes,
 					 data);
 	kp_sched_hooks_sync();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sched_hooks_unregister);
+EXPORT_SYMBOL_IF_KUNIT(kp_sched_hooks_unregister);

@@ -56,7 +56,7 @@ const char *kp_generic_name(u32 value)
 	return value < ARRAY_SIZE(kp_generic_names) ?
 		kp_generic_names[value] : NULL;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_generic_name);
+EXPORT_SYMBOL_IF_KUNIT(kp_generic_name);
 
 /**
  * kp_table() - an interface's source table.
@@ -80,7 +80,7 @@ const struct kp_source_row *kp_table(enum kprofile_interface iface,
 		return NULL;
 	}
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_table);
+EXPORT_SYMBOL_IF_KUNIT(kp_table);
 
 /**
  * kp_table_find() - a source's row in an interface's table.
@@ -101,7 +101,7 @@ const struct kp_source_row *kp_table_find(enum kprofile_interface iface,
 			return &rows[i];
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_table_find);
+EXPORT_SYMBOL_IF_KUNIT(kp_table_find);
 
 /**
  * kp_source_name() - a source's name on an interface.
@@ -144,7 +144,7 @@ void kp_sources_init(struct kp_sources *s, const struct kp_pmu_desc *desc)
 		s->intervals[i] = kp_is_timer(i) ? KP_TIME_INTERVAL_DEFAULT :
 						   KP_COUNTER_INTERVAL_DEFAULT;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_sources_init);
+EXPORT_SYMBOL_IF_KUNIT(kp_sources_init);
 
 /**
  * kp_source_known() - whether @source means anything on this machine.
@@ -159,7 +159,7 @@ bool kp_source_known(const struct kp_sources *s, u32 source)
 	return kp_generic_name(source) ||
 	       kp_table_find(s->desc->iface, source);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_known);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_known);
 
 static void kp_reason(char *reason, size_t len, const char *fmt, ...)
 {
@@ -226,7 +226,7 @@ bool kp_source_supported(const struct kp_sources *s, u32 source,
 		return false;
 	return true;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_supported);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_supported);
 
 /**
  * kp_source_counters() - the counters a supported counter source may use.
@@ -253,7 +253,7 @@ u64 kp_source_counters(const struct kp_sources *s, u32 source)
 					     NULL, 0);
 	return all;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_counters);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_counters);
 
 /**
  * kp_sources_constrained() - whether some sources may use only some
@@ -323,7 +323,7 @@ int kp_source_query(const struct kp_sources *s, u32 source,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_query);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_query);
 
 /**
  * kp_source_count() - how many sources kp_source_list() reports.
@@ -343,7 +343,7 @@ u32 kp_source_count(const struct kp_sources *s)
 			n++;
 	return n;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_count);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_count);
 
 /**
  * kp_source_list() - every source known here
@@ -378,7 +378,7 @@ int kp_source_list(const struct kp_sources *s,
 	*count = n;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_list);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_list);
 
 static int kp_check_settable(const struct kp_sources *s, u32 source)
 {
@@ -414,7 +414,7 @@ int kp_source_set_interval(struct kp_sources *s, u32 source, u32 *interval)
 	WRITE_ONCE(s->intervals[source], *interval);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_set_interval);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_set_interval);
 
 /**
  * kp_source_get_interval() - a source's machine-wide interval.
@@ -436,4 +436,4 @@ int kp_source_get_interval(const struct kp_sources *s, u32 source,
 	*interval = kp_source_interval(s, source);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_source_get_interval);
+EXPORT_SYMBOL_IF_KUNIT(kp_source_get_interval);

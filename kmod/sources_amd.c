@@ -85,7 +85,7 @@ u32 kp_amd_family_of(const char *vendor, u32 family, u32 model)
 		return KPROFILE_AMD_FAMILY_UNKNOWN;
 	}
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_amd_family_of);
+EXPORT_SYMBOL_IF_KUNIT(kp_amd_family_of);
 
 /**
  * kp_amd_family_label() - how messages name a family.
@@ -99,7 +99,7 @@ const char *kp_amd_family_label(u32 fam)
 		fam = KPROFILE_AMD_FAMILY_UNKNOWN;
 	return kp_amd_families[fam].label;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_amd_family_label);
+EXPORT_SYMBOL_IF_KUNIT(kp_amd_family_label);
 
 /**
  * kp_amd_family_name() - the short name of a family, as
@@ -164,7 +164,7 @@ u32 kp_amd_counters(u32 fam, u32 select, char *reason, size_t len)
 					  fam : 0].ref);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_amd_counters);
+EXPORT_SYMBOL_IF_KUNIT(kp_amd_counters);
 
 /**
  * kp_amd_family_constrained() - whether some events of a family may use

@@ -82,7 +82,7 @@ static long kp_ioctl_interval(struct kp_device *dev, void __user *argp,
 	int ret;
 
 	/* An interval is machine-wide: every user's profiles of the source. */
-	if (set && !kp_compat_perfmon_capable())
+	if (set && !perfmon_capable())
 		return -EPERM;
 	if (copy_from_user(&iv, argp, sizeof(iv)))
 		return -EFAULT;

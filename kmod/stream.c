@@ -91,7 +91,7 @@ int kp_stream_check(const struct kprofile_create_stream *req)
 		return -EINVAL;
 	return kp_ustack_check(req);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_check);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_check);
 
 /**
  * kp_stream_check_sources() - the sources of a create request.
@@ -119,7 +119,7 @@ int kp_stream_check_sources(const struct kp_sources *sources,
 			return -EOPNOTSUPP;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_check_sources);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_check_sources);
 
 /**
  * kp_stream_check_access() - the privilege rules, and the target.
@@ -147,13 +147,13 @@ int kp_stream_check_access(const struct kprofile_create_stream *req,
 	unsigned int i;
 
 	*tgid = NULL;
-	if (req->mode != KPROFILE_MODE_USER && !kp_compat_perfmon_capable())
+	if (req->mode != KPROFILE_MODE_USER && !perfmon_capable())
 		return -EPERM;
 	for (i = 0; i < req->nr_sources; i++)
 		ar.counter |= src[i] != KPROFILE_SOURCE_TIME;
 	return kp_access_check(&ar, tgid);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_check_access);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_check_access);
 
 /* The rings: one area, charged to the creator's locked memory. */
 static int kp_stream_alloc_rings(struct kp_stream *st)
@@ -293,7 +293,7 @@ err:
 	kp_stream_destroy(st);
 	return ERR_PTR(ret);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_new);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_new);
 
 static int kp_stream_arm(struct kp_stream *st, u32 source, char *reason,
 			 size_t len)
@@ -370,7 +370,7 @@ out:
 	mutex_unlock(&st->op_lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_start);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_start);
 
 /**
  * kp_stream_stop() - KPROFILE_IOC_STOP on a stream.
@@ -408,7 +408,7 @@ int kp_stream_stop(struct kp_stream *st)
 	mutex_unlock(&st->op_lock);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_stop);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_stop);
 
 /**
  * kp_stream_free() - stop (if started) and free a stream.
@@ -423,7 +423,7 @@ void kp_stream_free(struct kp_stream *st)
 	kp_stream_stop(st);
 	kp_stream_destroy(st);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_free);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_free);
 
 /**
  * kp_stream_get_info() - KPROFILE_IOC_STREAM_INFO.
@@ -454,7 +454,7 @@ void kp_stream_get_info(struct kp_stream *st,
 	if (READ_ONCE(st->exec_stopped))
 		info->flags |= KPROFILE_PROFILE_EXEC_STOPPED;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_get_info);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_get_info);
 
 static long kp_stream_ioctl(struct file *file, unsigned int cmd,
 			    unsigned long arg)

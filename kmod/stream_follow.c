@@ -89,7 +89,7 @@ bool kp_follow_find(struct pid **table, const struct pid *pid)
 	}
 	return false;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_follow_find);
+EXPORT_SYMBOL_IF_KUNIT(kp_follow_find);
 NOKPROBE_SYMBOL(kp_follow_find);
 
 /**
@@ -121,7 +121,7 @@ bool kp_follow_add(struct pid **table, struct pid *pid)
 	}
 	return false;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_follow_add);
+EXPORT_SYMBOL_IF_KUNIT(kp_follow_add);
 
 /**
  * kp_follow_del() - remove @pid from a followed table.
@@ -149,7 +149,7 @@ bool kp_follow_del(struct pid **table, const struct pid *pid)
 	}
 	return false;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_follow_del);
+EXPORT_SYMBOL_IF_KUNIT(kp_follow_del);
 
 /**
  * kp_stream_follows() - whether a stream records process @tgid.
@@ -166,7 +166,7 @@ bool kp_stream_follows(const struct kp_stream *st, const struct pid *tgid)
 		return true;
 	return tgid && kp_follow_find(st->follow, tgid);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_follows);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_follows);
 NOKPROBE_SYMBOL(kp_stream_follows);
 
 /* One task record into this CPU's ring; preemption is off. */
@@ -230,7 +230,7 @@ void kp_stream_fork(struct kp_sampler *set, struct task_struct *parent,
 	rcu_read_unlock();
 	preempt_enable();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_fork);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_fork);
 
 /**
  * kp_stream_exec() - @task executed a program: EXEC records; an exec that
@@ -261,7 +261,7 @@ void kp_stream_exec(struct kp_sampler *set, struct task_struct *task)
 	rcu_read_unlock();
 	preempt_enable();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_exec);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_exec);
 
 /**
  * kp_stream_exit() - a thread of @task's process exits: when it is the
@@ -294,7 +294,7 @@ void kp_stream_exit(struct kp_sampler *set, struct task_struct *task,
 	rcu_read_unlock();
 	preempt_enable();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_exit);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_exit);
 
 static void kp_stream_on_fork(void *data, struct task_struct *parent,
 			      struct task_struct *child)

@@ -57,7 +57,7 @@ int kp_ustack_check(const struct kprofile_create_stream *req)
 	       PAGE_SIZE;
 	return largest > ring ? -EINVAL : 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ustack_check);
+EXPORT_SYMBOL_IF_KUNIT(kp_ustack_check);
 
 /**
  * kp_ustack_regs() - the user registers a sample's stack copy starts from.

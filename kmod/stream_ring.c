@@ -76,7 +76,7 @@ void kp_ring_init(struct kp_stream_ring *r, void *base, u32 cpu,
 	page->data_size = r->size;
 	page->cpu = cpu;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ring_init);
+EXPORT_SYMBOL_IF_KUNIT(kp_ring_init);
 
 /* Copy a counter into the header page; the newest value wins (nesting). */
 static void kp_ring_mirror(local64_t *v, __u64 *out)
@@ -169,7 +169,7 @@ lost:
 	kp_ring_publish(r);
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ring_begin);
+EXPORT_SYMBOL_IF_KUNIT(kp_ring_begin);
 NOKPROBE_SYMBOL(kp_ring_begin);
 
 /**
@@ -200,5 +200,5 @@ bool kp_ring_end(struct kp_stream_ring *r, u32 type)
 	return local64_cmpxchg(&r->wake_at, at,
 			       head + r->size / KP_RING_WAKE_PARTS) == at;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_ring_end);
+EXPORT_SYMBOL_IF_KUNIT(kp_ring_end);
 NOKPROBE_SYMBOL(kp_ring_end);

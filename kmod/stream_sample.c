@@ -254,7 +254,7 @@ bool kp_stream_sample_task(struct kp_sampler *set,
 	rcu_read_unlock();
 	return wanted;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_sample_task);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_sample_task);
 NOKPROBE_SYMBOL(kp_stream_sample_task);
 
 /**
@@ -306,4 +306,4 @@ bool kp_stream_time_wanted(struct kp_sampler *set,
 	rcu_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_time_wanted);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_time_wanted);

@@ -59,7 +59,7 @@ void kp_stream_wake(struct kp_stream *st)
 {
 	irq_work_queue(&st->wake_work);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_wake);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_wake);
 NOKPROBE_SYMBOL(kp_stream_wake);
 
 /**
@@ -72,7 +72,7 @@ void kp_stream_wake_sync(struct kp_stream *st)
 {
 	irq_work_sync(&st->wake_work);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_wake_sync);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_wake_sync);
 
 /**
  * kp_stream_poll() - the stream fd's poll().
@@ -91,4 +91,4 @@ __poll_t kp_stream_poll(struct file *file, struct poll_table_struct *wait)
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_stream_poll);
+EXPORT_SYMBOL_IF_KUNIT(kp_stream_poll);

@@ -98,7 +98,7 @@ struct kp_thread_client *kp_thread_client_new(struct kp_threads *t,
 	mutex_unlock(&t->lock);
 	return c;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_client_new);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_client_new);
 
 /**
  * kp_thread_client_free() - give up the client slot and free the entries.
@@ -127,7 +127,7 @@ void kp_thread_client_free(struct kp_thread_client *c)
 	mutex_unlock(&t->lock);
 	kfree(c);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_client_free);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_client_free);
 
 /**
  * kp_thread_find() - the live entry of @task.
@@ -150,7 +150,7 @@ struct kp_thread_task *kp_thread_find(struct kp_thread_client *c,
 			return e;
 	return NULL;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_find);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_find);
 
 /**
  * kp_thread_join() - start profiling @task.
@@ -209,7 +209,7 @@ struct kp_thread_task *kp_thread_join(struct kp_thread_client *c,
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 	return e;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_join);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_join);
 
 static void kp_thread_start(struct kp_thread_client *c,
 			    struct kp_thread_task *e, u64 tsc)
@@ -241,7 +241,7 @@ void kp_thread_start_current(struct kp_thread_client *c,
 		kp_thread_start(c, e, c->threads->clock());
 	preempt_enable();
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_start_current);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_start_current);
 
 /**
  * kp_thread_switch_in() - @e's thread is being switched in on this CPU.
@@ -259,7 +259,7 @@ void kp_thread_switch_in(struct kp_thread_client *c, struct kp_thread_task *e,
 	WRITE_ONCE(e->switches, e->switches + 1);
 	kp_thread_start(c, e, tsc);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_switch_in);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_switch_in);
 
 /**
  * kp_thread_switch_out() - @e's thread is being switched out on this CPU.
@@ -290,7 +290,7 @@ void kp_thread_switch_out(struct kp_thread_client *c,
 		WRITE_ONCE(e->cycles, e->cycles + (tsc - e->in_tsc));
 	WRITE_ONCE(e->running, false);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_switch_out);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_switch_out);
 
 /**
  * kp_thread_exited() - @task, current, is exiting (sched_process_exit).
@@ -323,7 +323,7 @@ void kp_thread_exited(struct kp_thread_client *c, struct task_struct *task,
 	WRITE_ONCE(e->exited, true);
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exited);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_exited);
 
 /**
  * kp_thread_exec_stopped() - @task, current, executed a program that left
@@ -355,7 +355,7 @@ void kp_thread_exec_stopped(struct kp_thread_client *c,
 	}
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exec_stopped);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_exec_stopped);
 
 /**
  * kp_thread_wait_exec() - @e restarts from zero at its next exec
@@ -373,7 +373,7 @@ void kp_thread_wait_exec(struct kp_thread_client *c, struct kp_thread_task *e)
 	WRITE_ONCE(e->wait_exec, true);
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_wait_exec);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_wait_exec);
 
 /**
  * kp_thread_exec_started() - @task, current, executed a program
@@ -411,7 +411,7 @@ void kp_thread_exec_started(struct kp_thread_client *c,
 	}
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_exec_started);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_exec_started);
 
 static void kp_thread_stop_cpu(void *info)
 {
@@ -433,7 +433,7 @@ void kp_thread_stop_all_cpus(struct kp_thread_client *c)
 	if (c->nr_idx)
 		on_each_cpu(kp_thread_stop_cpu, c, 1);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_stop_all_cpus);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_stop_all_cpus);
 
 /* Entries the list and read ioctls walk with interrupts off at a time. */
 #define KP_THREAD_BATCH		64
@@ -522,7 +522,7 @@ void kp_thread_read(struct kp_thread_client *c,
 		d->flags |= KPROFILE_THREAD_EXEC_STOPPED;
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_read);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_read);
 
 /**
  * kp_thread_list() - per-thread data, in join order.
@@ -568,4 +568,4 @@ u32 kp_thread_list(struct kp_thread_client *c,
 	raw_spin_unlock_irqrestore(&c->lock, flags);
 	return n;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_list);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_list);

@@ -52,7 +52,7 @@ void kp_threads_init(struct kp_threads *t, struct kp_pmu *pmu)
 	t->clock = kp_thread_tsc;
 	mutex_init(&t->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_threads_init);
+EXPORT_SYMBOL_IF_KUNIT(kp_threads_init);
 
 static void kp_hwconfig_release(struct kp_threads *t, u32 count,
 				const struct kprofile_hw_counter *cfg)
@@ -76,7 +76,7 @@ void kp_threads_exit(struct kp_threads *t)
 	mutex_unlock(&t->lock);
 	mutex_destroy(&t->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_threads_exit);
+EXPORT_SYMBOL_IF_KUNIT(kp_threads_exit);
 
 static int kp_hwconfig_check(struct kp_threads *t,
 			     const struct kprofile_hw_config *cfg,
@@ -195,7 +195,7 @@ int kp_hwconfig_set(struct kp_threads *t, struct kprofile_hw_config *cfg,
 	int ret;
 
 	reason[0] = '\0';
-	if (!kp_compat_perfmon_capable()) {
+	if (!perfmon_capable()) {
 		scnprintf(reason, len,
 			  "needs CAP_PERFMON: the configuration claims counters machine-wide, from perf too");
 		return -EPERM;
@@ -240,7 +240,7 @@ out:
 	mutex_unlock(&t->lock);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_hwconfig_set);
+EXPORT_SYMBOL_IF_KUNIT(kp_hwconfig_set);
 
 /**
  * kp_hwconfig_query() - KeQueryHardwareCounterConfiguration.
@@ -255,7 +255,7 @@ void kp_hwconfig_query(struct kp_threads *t, struct kprofile_hw_config *cfg)
 	memcpy(cfg->counters, t->config, t->count * sizeof(t->config[0]));
 	mutex_unlock(&t->lock);
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_hwconfig_query);
+EXPORT_SYMBOL_IF_KUNIT(kp_hwconfig_query);
 
 /**
  * kp_ioctl_set_hw_config() - KPROFILE_IOC_SET_HW_CONFIG.

@@ -305,7 +305,7 @@ long kp_ioctl_thread_enable(struct kp_device *dev, void __user *argp)
 	if (req.pid < 0)
 		return -EINVAL;
 	/* One client for the machine: taking the slot is machine-wide. */
-	if (!kp_compat_perfmon_capable())
+	if (!perfmon_capable())
 		return -EPERM;
 	task = kp_thread_target(req.pid);
 	if (!task)

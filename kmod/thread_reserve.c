@@ -50,7 +50,7 @@ void kp_thread_reserve_fill(struct kp_thread_client *c)
 		raw_spin_unlock_irqrestore(&c->lock, flags);
 	}
 }
-EXPORT_SYMBOL_IF_KP_TEST(kp_thread_reserve_fill);
+EXPORT_SYMBOL_IF_KUNIT(kp_thread_reserve_fill);
 
 static void kp_thread_reserve_work(struct work_struct *work)
 {

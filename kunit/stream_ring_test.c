@@ -412,8 +412,8 @@ static void kp_ring_concurrent(struct kunit *test)
 	pg = page_of(c->rf);
 	size = pg->data_size;
 	init_completion(&c->written);
-	kp_compat_hrtimer_setup(&c->timer, conc_timer, CLOCK_MONOTONIC,
-				HRTIMER_MODE_REL_PINNED_HARD);
+	hrtimer_setup(&c->timer, conc_timer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_PINNED_HARD);
 	c->writing = true;
 	w = kthread_create(conc_writer, c, "kp-ring-writer");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(w));

@@ -5,7 +5,7 @@
 # the newest kernel lacks: a deliberate use of such an API fails the layer.
 #
 # Usage: testing/matrix/plant.sh 5.10|7.2 KDIR
-#   5.10  plants fault_in_safe_writeable() (5.16+)
+#   5.10  plants X86_FEATURE_HYBRID_CPU (5.13+)
 #   7.2   plants no_llseek (gone in 6.12)
 # (kmod/compat.h, KP_PLANT_MISSING_API), then compiles one object of the
 # module, kmod/access.o, against KDIR (a modules_prepare'd tree: the one
@@ -25,7 +25,7 @@ set -euo pipefail
 k=${1:?usage: plant.sh 5.10|7.2 KDIR}
 kdir=${2:?usage: plant.sh 5.10|7.2 KDIR}
 case $k in
-5.10) plant=510 api=fault_in_safe_writeable ;;
+5.10) plant=510 api=X86_FEATURE_HYBRID_CPU ;;
 7.2) plant=702 api=no_llseek ;;
 *) kp_die "no plant for kernel $k (5.10 or 7.2)" ;;
 esac
