@@ -44,10 +44,6 @@ struct kp_device {
 
 extern struct kp_device kp_dev;
 
-/* pmu_cpu.c: the module's hardware layer, kp_dev.pmu. */
-int kp_pmu_init(struct kp_device *dev);
-void kp_pmu_exit(struct kp_device *dev);
-
 /* api.c: other modules' overflow handlers on kp_dev.pmu. */
 void kp_api_init(struct kp_pmu *pmu);
 void kp_api_exit(struct kp_pmu *pmu);

@@ -104,8 +104,9 @@
  *     NOKPROBE_SYMBOL on the way.
  *
  *   hardirq
- *     ProfileTime's hrtimer expiry (sampler_timer.c) -> the same hit path
- *     and sample streams as the NMI: the same rules.  The IPIs of
+ *     ProfileTime's hrtimer expiry (sampler_timer.c) -> the sampler's
+ *     time_sample hook (kp_sampler_sample()) -> the same hit path and
+ *     sample streams as the NMI: the same rules.  The IPIs of
  *     on_each_cpu() (arming and disarming counters, pmu.c and pmu_cpu.c;
  *     ProfileTime's per-CPU decision; thread profiling's stop): registers
  *     and per-CPU state of their own CPU, no locks.  The streams' wake-up

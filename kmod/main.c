@@ -37,7 +37,7 @@ static int __init kp_init(void)
 	ret = kp_access_init();
 	if (ret)
 		goto err;
-	ret = kp_pmu_init(dev);
+	ret = kp_pmu_init(&dev->pmu, dev->hw, &dev->desc, &dev->sources);
 	if (ret)
 		goto err_access;
 	kp_api_init(&dev->pmu);
@@ -63,7 +63,7 @@ err_sampler:
 err_pmu:
 	kp_threads_exit(&dev->threads);
 	kp_api_exit(&dev->pmu);
-	kp_pmu_exit(dev);
+	kp_pmu_exit(&dev->pmu);
 err_access:
 	kp_access_exit();
 err:
@@ -76,7 +76,7 @@ static void __exit kp_exit(void)
 	kp_sampler_module_exit(&kp_dev);
 	kp_threads_exit(&kp_dev.threads);
 	kp_api_exit(&kp_dev.pmu);
-	kp_pmu_exit(&kp_dev);
+	kp_pmu_exit(&kp_dev.pmu);
 	kp_access_exit();
 }
 

@@ -368,6 +368,10 @@ void kp_pmu_resume_cpu(struct kp_pmu *pmu);
 void kp_pmu_shutdown(struct kp_pmu *pmu);
 int kp_pmu_hotplug_add(struct kp_pmu *pmu);
 void kp_pmu_hotplug_remove(struct kp_pmu *pmu);
+int kp_pmu_init(struct kp_pmu *pmu, const struct kp_hw *hw,
+		const struct kp_pmu_desc *desc,
+		const struct kp_sources *sources);
+void kp_pmu_exit(struct kp_pmu *pmu);
 
 /* pmu.c helpers shared inside the hardware layer. */
 u64 kp_pmu_topbit_overflow(struct kp_pmu *pmu, u64 armed, u64 claimed);

@@ -28,7 +28,7 @@
 #include <linux/syscore_ops.h>
 
 #include "compat.h"
-#include "kprofile.h"
+#include "pmu.h"
 
 static bool kp_pmu_armed_here(const struct kp_counter *k, unsigned int cpu)
 {
@@ -232,16 +232,24 @@ void kp_pmu_hotplug_remove(struct kp_pmu *pmu)
 }
 EXPORT_SYMBOL_IF_KUNIT(kp_pmu_hotplug_remove);
 
+/*
+ * The layer kp_pmu_init() brought up, which resume, reboot and kexec act
+ * on: their callbacks take no argument of their own (syscore callbacks
+ * take one only since 6.19).  Set before they are registered, cleared
+ * after they are unregistered.
+ */
+static struct kp_pmu *kp_pmu_machine;
+
 static KP_SYSCORE_RESUME(kp_pmu_resume)
 {
-	kp_pmu_resume_cpu(&kp_dev.pmu);
+	kp_pmu_resume_cpu(kp_pmu_machine);
 }
 
 /* syscore shutdown: the CPU that reboots or kexecs, interrupts off. */
 static KP_SYSCORE_SHUTDOWN(kp_pmu_syscore_shutdown)
 {
-	WRITE_ONCE(kp_dev.pmu.shut_down, true);
-	kp_pmu_stop_cpu(&kp_dev.pmu);
+	WRITE_ONCE(kp_pmu_machine->shut_down, true);
+	kp_pmu_stop_cpu(kp_pmu_machine);
 }
 
 KP_DEFINE_SYSCORE(kp_pmu_syscore, kp_pmu_resume, kp_pmu_syscore_shutdown);
@@ -250,7 +258,7 @@ KP_DEFINE_SYSCORE(kp_pmu_syscore, kp_pmu_resume, kp_pmu_syscore_shutdown);
 static int kp_pmu_reboot(struct notifier_block *nb, unsigned long action,
 			 void *data)
 {
-	kp_pmu_shutdown(&kp_dev.pmu);
+	kp_pmu_shutdown(kp_pmu_machine);
 	return NOTIFY_DONE;
 }
 
@@ -259,21 +267,27 @@ static struct notifier_block kp_pmu_reboot_nb = {
 };
 
 /**
- * kp_pmu_init() - bring up the module's hardware layer.
- * @dev: the device; @dev->hw, @dev->desc and @dev->sources are set up.
+ * kp_pmu_init() - bring up the module's hardware layer, the one that
+ *	takes the machine's PMIs, CPU hotplug, resume and reboot.
+ * @pmu:     the layer to set up.
+ * @hw:      the processor seam; must outlive @pmu.
+ * @desc:    the detected profile interface; must outlive @pmu.
+ * @sources: the source model; must outlive @pmu.
  *
- * Sets up @dev->pmu and the CPU hotplug state; with a profile interface
- * also registers the NMI handler, then brings every CPU up (and later
- * ones) and re-programs after resume.
+ * Sets up @pmu (kp_pmu_setup()) and the CPU hotplug state; with a
+ * profile interface also registers the NMI handler, then brings every
+ * CPU up (and later ones) and re-programs after resume.  One layer at a
+ * time: KUnit suites build theirs with kp_pmu_setup().
  *
  * Return: 0 or a negative errno; on failure nothing is left registered.
  */
-int kp_pmu_init(struct kp_device *dev)
+int kp_pmu_init(struct kp_pmu *pmu, const struct kp_hw *hw,
+		const struct kp_pmu_desc *desc,
+		const struct kp_sources *sources)
 {
-	struct kp_pmu *pmu = &dev->pmu;
 	int ret;
 
-	ret = kp_pmu_setup(pmu, dev->hw, &dev->desc, &dev->sources);
+	ret = kp_pmu_setup(pmu, hw, desc, sources);
 	if (ret)
 		return ret;
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN,
@@ -290,6 +304,7 @@ int kp_pmu_init(struct kp_device *dev)
 	ret = kp_pmu_hotplug_add(pmu);
 	if (ret)
 		goto err_nmi;
+	kp_pmu_machine = pmu;
 	kp_compat_register_syscore(&kp_pmu_syscore);
 	register_reboot_notifier(&kp_pmu_reboot_nb);
 	return 0;
@@ -306,18 +321,18 @@ err_teardown:
 
 /**
  * kp_pmu_exit() - take the module's hardware layer down.
- * @dev: the device; every profile, reservation and counting user is gone.
+ * @pmu: the layer kp_pmu_init() set up; every profile, reservation and
+ *	 counting user is gone.
  *
  * Every CPU is taken down (kprofile's counters stopped, nothing else
  * touched), the NMI handler unregistered and the state freed.
  */
-void kp_pmu_exit(struct kp_device *dev)
+void kp_pmu_exit(struct kp_pmu *pmu)
 {
-	struct kp_pmu *pmu = &dev->pmu;
-
 	if (pmu->ops) {
 		unregister_reboot_notifier(&kp_pmu_reboot_nb);
 		kp_compat_unregister_syscore(&kp_pmu_syscore);
+		kp_pmu_machine = NULL;
 		kp_pmu_hotplug_remove(pmu);
 		kp_nmi_unregister(pmu);
 	}

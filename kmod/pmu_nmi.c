@@ -20,7 +20,7 @@
 #include <asm/nmi.h>
 
 #include "compat.h"
-#include "kprofile.h"
+#include "pmu.h"
 
 /* Bound on the re-checks of one PMI (perf's intel_pmu_handle_irq() has 100). */
 #define KP_NMI_MAX_LOOPS	8
@@ -241,32 +241,49 @@ void kp_pmu_remove_consumer(struct kp_pmu *pmu,
 }
 EXPORT_SYMBOL_IF_KUNIT(kp_pmu_remove_consumer);
 
+/*
+ * The layer the NMI handler serves, the one kp_nmi_register() was given
+ * (NMI handlers take no argument of their own).  Written before the
+ * handler is registered (register_nmi_handler() publishes it with RCU)
+ * and after unregister_nmi_handler() returned, so the handler always
+ * sees it set.
+ */
+static struct kp_pmu *kp_nmi_pmu;
+
 static int kp_nmi_handler(unsigned int cmd, struct pt_regs *regs)
 {
-	return kp_pmu_handle_overflow(&kp_dev.pmu, regs);
+	return kp_pmu_handle_overflow(READ_ONCE(kp_nmi_pmu), regs);
 }
 
 NOKPROBE_SYMBOL(kp_nmi_handler);
 
 /**
- * kp_nmi_register() - take PMIs: register the NMI_LOCAL handler (for the
- *	module's layer, kp_dev.pmu).
- * @pmu: &kp_dev.pmu.
+ * kp_nmi_register() - take PMIs: register the NMI_LOCAL handler, for one
+ *	layer (the module's).
+ * @pmu: the layer whose overflows the PMIs report.
  *
  * Return: 0 or the errno of register_nmi_handler().
  */
 int kp_nmi_register(struct kp_pmu *pmu)
 {
-	return register_nmi_handler(NMI_LOCAL, kp_nmi_handler, 0, KP_NAME);
+	int ret;
+
+	WRITE_ONCE(kp_nmi_pmu, pmu);
+	ret = register_nmi_handler(NMI_LOCAL, kp_nmi_handler, 0,
+				   KBUILD_MODNAME);
+	if (ret)
+		WRITE_ONCE(kp_nmi_pmu, NULL);
+	return ret;
 }
 
 /**
  * kp_nmi_unregister() - stop taking PMIs.
- * @pmu: &kp_dev.pmu.
+ * @pmu: the layer kp_nmi_register() was given.
  *
  * On return the handler runs nowhere (unregister_nmi_handler() waits).
  */
 void kp_nmi_unregister(struct kp_pmu *pmu)
 {
-	unregister_nmi_handler(NMI_LOCAL, KP_NAME);
+	unregister_nmi_handler(NMI_LOCAL, KBUILD_MODNAME);
+	WRITE_ONCE(kp_nmi_pmu, NULL);
 }

@@ -104,6 +104,7 @@ int kp_sampler_init(struct kp_sampler *set, const struct kp_sources *sources,
 	INIT_LIST_HEAD(&set->unfolded);
 	for (i = 0; i < KP_SOURCE_LIMIT; i++)
 		INIT_LIST_HEAD(&set->started[i]);
+	set->time_sample = kp_sampler_sample;
 	set->release = alloc_workqueue("kprofile_release", WQ_UNBOUND, 0);
 	if (!set->release) {
 		ret = -ENOMEM;

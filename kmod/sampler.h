@@ -15,7 +15,10 @@
  *		   (kp_sampler_sample()), the module's instance and its CPU
  *		   hotplug state.
  * sampler_timer.c ProfileTime: a per-CPU hrtimer that runs where a
- *		   profiled or followed task runs.
+ *		   profiled or followed task runs.  It hands each expiry to
+ *		   the sampler's @time_sample, as the hardware layer hands
+ *		   each overflow to its consumers: it calls nothing in
+ *		   sampler.c.
  *
  * Object model and locking
  * ------------------------
@@ -196,6 +199,8 @@ struct kp_stimer_cpu {
  *	      only where ProfileTime counts the current task (written
  *	      under @lock).
  * @timers:   per-CPU ProfileTime timers.
+ * @time_sample: what a timer expiry with interrupted registers calls
+ *	      (hardirq): kp_sampler_sample(), set by kp_sampler_init().
  * @no_regs:  timer expiries without interrupted registers (not counted).
  * @streams:  the sampler's sample streams (stream.h).
  */
@@ -214,6 +219,8 @@ struct kp_sampler {
 	unsigned int time_users;
 	bool time_hooked;
 	struct kp_stimer_cpu __percpu *timers;
+	bool (*time_sample)(struct kp_sampler *set, u32 source,
+			    struct pt_regs *regs);
 	atomic64_t no_regs;
 	struct kp_stream_set streams;
 };

@@ -5,11 +5,11 @@
  * there.
  *
  * Each expiry samples the interrupted registers (get_irq_regs(), as
- * perf's cpu-clock event does) into the sampler (kp_sampler_sample(): the
- * profiles' hit path and the streams' sample path), then re-arms the
- * timer with the source's interval as it is now, in 100 ns units: an
- * interval change (KPROFILE_IOC_SET_INTERVAL) applies from the next
- * period.
+ * perf's cpu-clock event does) into the sampler (its @time_sample,
+ * kp_sampler_sample(): the profiles' hit path and the streams' sample
+ * path), then re-arms the timer with the source's interval as it is now,
+ * in 100 ns units: an interval change (KPROFILE_IOC_SET_INTERVAL) applies
+ * from the next period.
  *
  * Where it runs: while a system-wide ProfileTime profile or stream is
  * started, on every online CPU; otherwise only on a CPU whose current
@@ -102,8 +102,8 @@ enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer)
 	tc->expiries++;
 	if (regs) {
 		/* The hit path looked the current process up already. */
-		wanted = kp_sampler_sample(tc->set, KPROFILE_SOURCE_TIME,
-					   regs) ||
+		wanted = tc->set->time_sample(tc->set, KPROFILE_SOURCE_TIME,
+					      regs) ||
 			 !READ_ONCE(tc->set->time_hooked);
 	} else {
 		atomic64_inc(&tc->set->no_regs);
