@@ -31,7 +31,7 @@ _kprofile_sources()
 	printf '%s\n' "$names"
 }
 
-# report --sort: perf's keys and kprofile's (report_view.cpp's dim_keys).
+# report --sort: perf's keys and kprofile's (report_select.cpp's dim_keys).
 _kprofile_sort_keys="overhead hits dso object sym symbol comm pid source srcline"
 
 _kprofile_pids()

@@ -10,7 +10,7 @@
 #include "amd_family.h"
 #include "source_model.h"
 #include "source_table.h"
-#include "sources_view.h"
+#include "sources_render.h"
 
 using namespace kprofile;
 

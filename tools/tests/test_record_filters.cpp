@@ -6,7 +6,7 @@
 
 #include "errors.h"
 #include "report_model.h"
-#include "report_view.h"
+#include "report_select.h"
 #include "source_ratios.h"
 
 using namespace kprofile;
@@ -249,7 +249,7 @@ TEST(RecordFilters, DefaultViewMergesProcessesOfOneCommandAsPerf)
 {
 	Report rep;
 	rep.rows = sample_rows();
-	default_view(rep);
+	default_grouping(rep);
 	// perf's default comm,dso,sym: hotcold's two pids merge.
 	ASSERT_EQ(rep.rows.size(), 4U);
 	EXPECT_EQ(rep.rows[0].symbol, "hot");
@@ -259,7 +259,7 @@ TEST(RecordFilters, DefaultViewMergesProcessesOfOneCommandAsPerf)
 
 	Report one;
 	one.rows = {make_row("a", "f", 1, 7, "a"), make_row("a", "f", 2, 7, "a")};
-	default_view(one);
+	default_grouping(one);
 	ASSERT_EQ(one.rows.size(), 1U);
 	EXPECT_EQ(one.rows[0].pid, 7) << "one process: its pid stays";
 	EXPECT_EQ(default_dims(one), (std::vector<Dim>{Dim::Source, Dim::Object, Dim::Symbol}));

@@ -22,7 +22,7 @@ TEST(RecordLaunch, MapsShowTheNewImageAfterExec)
 	ASSERT_GT(cmd.pid(), 0);
 	cmd.exec();
 	bool found = false;
-	for (const auto &m : executable_mappings(read_maps(cmd.pid())))
+	for (const auto &m : executable_mappings(read_maps(cmd.pid()).value()))
 		found |= m.path.find("sleep") != std::string::npos;
 	EXPECT_TRUE(found) << "the exec'd program's text is mapped when exec() returns";
 	cmd.resume();

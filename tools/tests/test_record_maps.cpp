@@ -74,11 +74,11 @@ TEST(RecordMaps, FollowerReportsGoneMappingsAndReusedRanges)
 
 TEST(RecordMaps, ReadsOwnMaps)
 {
-	auto maps = read_maps(getpid());
+	auto maps = read_maps(getpid()).value();
 	bool found = false;
 	const auto self = reinterpret_cast<std::uint64_t>(&parse_maps_line);
 	for (const auto &m : executable_mappings(maps))
 		found |= self >= m.start && self < m.end;
 	EXPECT_TRUE(found) << "our own code is in an executable mapping";
-	EXPECT_THROW(read_maps(-5), std::system_error);
+	EXPECT_FALSE(read_maps(-5).has_value());
 }

@@ -12,7 +12,7 @@
 
 #include "kernel_modules.h"
 #include "process_tree.h"
-#include "process_view.h"
+#include "report_processes.h"
 #include "session.h"
 
 using namespace kprofile::record;
@@ -106,7 +106,7 @@ TEST(RecordProcess, ViewsOfOneProcess)
 // process that is gone or a zombie is retired.
 TEST(RecordProcess, StillRunningUntilReaped)
 {
-	EXPECT_TRUE(still_running(getpid()));
+	EXPECT_TRUE(process_alive(getpid()));
 	const pid_t child = fork();
 	ASSERT_GE(child, 0);
 	if (child == 0)
@@ -114,9 +114,9 @@ TEST(RecordProcess, StillRunningUntilReaped)
 	bool zombie = false;
 	for (int i = 0; i < 200 && !zombie; i++) {
 		std::this_thread::sleep_for(std::chrono::milliseconds(10));
-		zombie = !still_running(child);
+		zombie = !process_alive(child);
 	}
 	EXPECT_TRUE(zombie) << "an exited, unreaped child is a zombie: not running";
 	waitpid(child, nullptr, 0);
-	EXPECT_FALSE(still_running(child)) << "a reaped child is gone";
+	EXPECT_FALSE(process_alive(child)) << "a reaped child is gone";
 }

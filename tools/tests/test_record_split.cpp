@@ -12,7 +12,7 @@
 #include "report_export.h"
 #include "report_model.h"
 #include "symbolize.h"
-#include "report_view.h"
+#include "report_select.h"
 
 using namespace kprofile::record;
 using kprofile::record::test::row;

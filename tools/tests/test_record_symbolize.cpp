@@ -78,7 +78,7 @@ TEST(RecordSymbolize, LiveMappingOffsetResolvesThroughMapsAndSegments)
 	const auto addr = reinterpret_cast<std::uint64_t>(fn);
 
 	std::optional<Mapping> hit;
-	for (const auto &m : executable_mappings(read_maps(getpid())))
+	for (const auto &m : executable_mappings(read_maps(getpid()).value()))
 		if (addr >= m.start && addr < m.end)
 			hit = m;
 	ASSERT_TRUE(hit) << "no executable mapping holds the function";

@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-#include "process_view.h"
+#include "report_processes.h"
 #include "sample_recorder.h"
 #include "sampled_ranges.h"
 #include "session.h"

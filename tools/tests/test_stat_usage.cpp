@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "stat_usage.h"
-#include "stat_view.h"
+#include "stat_render.h"
 
 using namespace kprofile;
 

@@ -3,7 +3,6 @@
 #include "maps_book.h"
 
 #include <algorithm>
-#include <system_error>
 
 #include "mono_clock.h"
 #include "process_tree.h"
@@ -33,15 +32,9 @@ ProcReader system_proc_reader()
 {
 	ProcReader r;
 
-	r.maps = [](pid_t pid) -> std::optional<std::vector<Mapping>> {
-		try {
-			// Empty for a kernel thread or a zombie: still a
-			// snapshot, for its comm.
-			return read_maps(pid);
-		} catch (const std::system_error &) {
-			return std::nullopt;
-		}
-	};
+	// Empty for a kernel thread or a zombie: still a snapshot, for
+	// its comm.
+	r.maps = read_maps;
 	r.comm = [](pid_t pid) { return read_comm(pid); };
 	r.now = monotonic_ns;
 	return r;

@@ -195,7 +195,7 @@ bool Session::follow_maps(Proc &p)
 
 	if (!maps || maps->empty()) {
 		p.maps.clear();
-		return still_running(pid);	// EACCES for a moment; a zombie
+		return process_alive(pid);	// EACCES for a moment; a zombie
 	}
 	p.maps = std::move(*maps);
 	return true;

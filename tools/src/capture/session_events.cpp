@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <system_error>
 
 #include "mono_clock.h"
 
@@ -15,16 +14,14 @@ namespace kprofile::record {
 
 std::optional<std::vector<Mapping>> read_exec_maps(pid_t pid, std::uint64_t *time)
 {
-	std::vector<Mapping> maps;
 	// The read's start: a sample after it may be in a mapping the read
 	// passed over before it was made.
 	const std::uint64_t began = monotonic_ns();
+	const auto all = read_maps(pid);
 
-	try {
-		maps = executable_mappings(read_maps(pid));
-	} catch (const std::system_error &) {
+	if (!all)
 		return std::nullopt;
-	}
+	std::vector<Mapping> maps = executable_mappings(*all);
 	if (time)
 		*time = began;
 	std::sort(maps.begin(), maps.end(),

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "errors.h"
 #include "proc_read.h"
 #include "profile_device.h"
 
@@ -74,13 +75,9 @@ std::vector<int> online_cpus()
 
 std::string paranoid_level()
 {
-	std::string text;
+	const auto level = perf_event_paranoid();
 
-	if (read_path("/proc/sys/kernel/perf_event_paranoid", text))
-		return "?";
-	while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-		text.pop_back();
-	return text;
+	return level ? std::to_string(*level) : "?";
 }
 
 } // namespace

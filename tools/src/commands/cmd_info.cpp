@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
-#include "info_view.h"
+#include "info_render.h"
 
 namespace kprofile {
 

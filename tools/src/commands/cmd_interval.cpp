@@ -12,7 +12,7 @@
 #include "command.h"
 #include "interval_parse.h"
 #include "source_parse.h"
-#include "sources_view.h"
+#include "sources_render.h"
 
 namespace kprofile {
 

@@ -10,11 +10,10 @@
 
 #include "command.h"
 #include "errors.h"
-#include "commands.h"
-#include "process_view.h"
+#include "report_processes.h"
 #include "report_export.h"
 #include "report_render.h"
-#include "report_view.h"
+#include "report_select.h"
 #include "resolver.h"
 #include "sample_export.h"
 #include "sample_render.h"
@@ -257,7 +256,7 @@ void setup_report(CLI::App &cmd, Context &)
 {
 	auto opts = std::make_shared<record::ReportOptions>();
 
-	record::add_input_option(cmd, opts->input);
+	add_input_option(cmd, opts->input);
 	cmd.add_option("-o,--output", opts->output, "Write the report to FILE instead of stdout")
 		->type_name("FILE");
 	cmd.add_option("--format", opts->format,

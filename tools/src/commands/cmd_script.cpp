@@ -8,7 +8,6 @@
 
 #include "command.h"
 #include "errors.h"
-#include "commands.h"
 #include "resolver.h"
 #include "script_render.h"
 
@@ -59,7 +58,7 @@ void setup_script(CLI::App &cmd, Context &)
 {
 	auto a = std::make_shared<record::ScriptArgs>();
 
-	record::add_input_option(cmd, a->input);
+	add_input_option(cmd, a->input);
 	cmd.add_option("-o,--output", a->output, "Write to FILE instead of stdout")->type_name("FILE");
 	cmd.add_flag("--json", a->json,
 		     "Print one JSON document: samples with frames, task records, lost "

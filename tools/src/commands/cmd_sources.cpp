@@ -12,17 +12,17 @@
 
 #include "amd_family.h"
 #include "command.h"
-#include "conflicts_view.h"
+#include "conflicts_render.h"
 #include "source_model.h"
 #include "source_parse.h"
-#include "sources_view.h"
+#include "sources_render.h"
 
 namespace kprofile {
 
 namespace {
 
 struct SourcesOptions {
-	SourcesViewOptions view;
+	SourcesRenderOptions view;
 	bool json = false;
 	std::string interface;
 	std::string family;		// AMD family for the Amd64 table
@@ -169,7 +169,7 @@ void run_sources(const SourcesOptions &opts, const Context &ctx)
 
 	const bool from_header = !opts.interface.empty() || !opts.family.empty();
 	Listing listing = from_header ? table_sources(opts) : module_sources(ctx);
-	SourcesViewOptions view = opts.view;
+	SourcesRenderOptions view = opts.view;
 
 	view.counters = !opts.family.empty();
 

@@ -27,9 +27,10 @@
 #include <nlohmann/json.hpp>
 
 #include "command.h"
+#include "process_tree.h"
 #include "source_parse.h"
 #include "stat_usage.h"
-#include "stat_view.h"
+#include "stat_render.h"
 #include "thread_profile.h"
 
 namespace kprofile {
@@ -405,7 +406,7 @@ int run_stat(const StatOptions &opts, const Context &ctx)
 		tp.emplace(std::move(enabled).value());
 		t0 = std::chrono::steady_clock::now();
 		StopOnInterrupt stop;
-		while (!g_stop && process_alive(opts.pid))
+		while (!g_stop && record::process_alive(opts.pid))
 			::usleep(50000);
 	} else {
 		// Counted from its exec on, as perf stat's enable_on_exec:

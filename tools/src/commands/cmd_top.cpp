@@ -14,9 +14,8 @@
 
 #include "command.h"
 #include "errors.h"
-#include "commands.h"
 #include "report_render.h"
-#include "report_view.h"
+#include "report_select.h"
 #include "resolver.h"
 #include "runner.h"
 
@@ -135,7 +134,7 @@ void run_top(const TopOptions &opts, const Context &ctx)
 				previous = std::move(now);
 			}
 			Report rep = build_report(d, resolver);
-			default_view(rep);	// one row per command, object, symbol
+			default_grouping(rep);	// one row per command, object, symbol
 			return head + "\n" + render_table(d, rep, rows);
 		};
 		auto tick = [&]() {

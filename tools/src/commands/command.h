@@ -9,6 +9,7 @@
 // A callback reports failure by throwing Failure (Result::value() does).
 #pragma once
 
+#include <exception>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -52,13 +53,24 @@ struct Session {
 };
 Session open_session(const Context &ctx);
 
-// Is @pid a live process (it exists and is not a zombie)?  For -p PID.
-bool process_alive(pid_t pid);
 
 // @j, indented, and a newline, to stdout.
 void print_json(const nlohmann::json &j);
 // @text to stdout / stderr as is.
 void print_out(const std::string &text);
 void print_err(const std::string &text);
+
+// What record, report, script and top share:
+//
+// Rethrow @e (a Failure as it is; a FormatError or std::invalid_argument as
+// a Usage error; anything else as Internal) as the tool's Failure.
+[[noreturn]] void fail(const std::exception &e);
+
+// -i,--input FILE: the record file to read into @input.
+void add_input_option(CLI::App &cmd, std::string &input);
+
+// @bytes to stdout when @path is "" or "-", else into the file @path
+// (created or truncated); a Failure when it cannot be written.
+void write_output(const std::string &path, const std::string &bytes);
 
 } // namespace kprofile

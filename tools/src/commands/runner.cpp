@@ -278,7 +278,7 @@ void Run::start()
 			dup |= s.value == v;
 		if (dup)
 			continue;
-		SourceDesc d = query_source(dev_, v);
+		SourceDesc d = source_desc(dev_.query_source(v).value());
 		if (!d.supported)	// the advice every command gives (VM hint too)
 			throw Failure(explain(Op::QuerySource, EOPNOTSUPP,
 					      {.device = dev_.path(),
@@ -386,7 +386,7 @@ void Run::start()
 			// From here its exit is an EXIT record; one before it is
 			// seen here, or the loop would wait for a record never
 			// written.
-			if (!args_.system && !still_running(args_.pid))
+			if (!args_.system && !process_alive(args_.pid))
 				throw Failure(gone());
 		}
 	} catch (const Failure &f) {
@@ -452,11 +452,6 @@ SampleOptions Run::sample_options(const SessionOptions &so) const
 	o.cpus = so.cpus;
 	o.callchain = args_.call_graph;
 	return o;
-}
-
-bool Run::interrupted() const
-{
-	return g_stop_signal != 0;
 }
 
 void Run::loop(const std::function<bool()> &tick, std::chrono::milliseconds every)

@@ -12,6 +12,7 @@
 
 #include "command.h"
 #include "launch.h"
+#include "process_tree.h"
 #include "sample_recorder.h"
 #include "session.h"
 
@@ -56,8 +57,6 @@ constexpr std::uint32_t kDwarfRingPages = 128;
 // most 65528), as perf takes it; nullopt with @error set otherwise.
 std::optional<std::uint32_t> parse_call_graph(const std::string &v, std::string *error);
 
-// Is @pid a live process (not a zombie)?  (command.h)
-using kprofile::process_alive;
 // The error of a -p target that exited while record set it up (@seconds
 // after setup began): it says so, not which profile request failed.
 Error target_gone_error(pid_t pid, double seconds);
@@ -85,7 +84,6 @@ public:
 	const Device &device() const { return dev_; }
 	// The command's shell-like exit code, when it exited by itself.
 	std::optional<int> command_exit() const { return command_exit_; }
-	bool interrupted() const;
 	const TargetArgs &args() const { return args_; }
 	// The recording as it is now; the sample stream's records (record
 	// -g) are handed over, not copied: a later call has none of them

@@ -6,13 +6,13 @@
 #include <charconv>
 #include <dirent.h>
 #include <fcntl.h>
-#include <fstream>
 #include <iterator>
 #include <memory>
 #include <unistd.h>
 
 #include <fmt/format.h>
 
+#include "proc_read.h"
 #include "unique_fd.h"
 
 namespace kprofile {
@@ -91,11 +91,11 @@ std::optional<std::uint64_t> parse_stat_cpu_ticks(std::string_view stat)
 
 static std::optional<std::string> slurp(const std::string &path)
 {
-	std::ifstream in(path);
+	std::string text;
 
-	if (!in)
+	if (record::read_path(path, text))
 		return std::nullopt;
-	return std::string(std::istreambuf_iterator<char>(in), {});
+	return text;
 }
 
 std::optional<TaskUsage> read_process_usage(pid_t pid)

@@ -137,20 +137,6 @@ SourceDesc source_desc(const kprofile_source_info &si)
 	return d;
 }
 
-std::vector<SourceDesc> list_sources(const Device &dev)
-{
-	std::vector<SourceDesc> out;
-
-	for (const auto &si : dev.list_sources().value())
-		out.push_back(source_desc(si));
-	return out;
-}
-
-SourceDesc query_source(const Device &dev, std::uint32_t value)
-{
-	return source_desc(dev.query_source(value).value());
-}
-
 void check_schedule(const Device &dev, const std::vector<SourceDesc> &sources)
 {
 	std::vector<std::uint32_t> values;

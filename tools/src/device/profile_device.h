@@ -93,10 +93,6 @@ private:
 	bool started_ = false;
 };
 
-// Every source the module knows (KPROFILE_IOC_LIST_SOURCES).
-std::vector<SourceDesc> list_sources(const Device &dev);
-// One source (KPROFILE_IOC_QUERY_SOURCE).
-SourceDesc query_source(const Device &dev, std::uint32_t value);
 // Can these counter sources run together?  Throws a Failure naming which
 // fit together when they do not.
 void check_schedule(const Device &dev, const std::vector<SourceDesc> &sources);

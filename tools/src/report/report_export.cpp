@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "folded_stacks.h"
 #include "pprof_util.h"
 
 namespace kprofile::record {
@@ -29,41 +30,33 @@ std::string csv_field(const std::string &s)
 
 } // namespace
 
-std::string folded_frame(std::string s)
-{
-	for (auto &c : s)
-		if (c == ';' || c == '\n')
-			c = ':';
-	return s;
-}
-
 std::string render_folded(const Report &report)
 {
 	std::set<std::uint32_t> sources;
 	for (const auto &r : report.rows)
 		sources.insert(r.source);
-	std::string out;
+	FoldedStacks folded(false);
 
 	for (const auto &r : report.rows) {
 		const long long n = std::llround(r.hits);
 		if (n <= 0)
 			continue;
-		std::string stack;
+		std::vector<std::string> stack;
 		if (sources.size() > 1)
-			stack += folded_frame(r.source_name) + ";";
+			stack.push_back(r.source_name);
 		// The process as the sample stream's folded stacks root it, by
 		// its comm (the pid only without one): a flame graph of the same
 		// program had "work-dyn-156" here and "work-dyn" from record -g.
 		if (!r.comm.empty() || r.pid)
-			stack += folded_frame(r.comm.empty() ? std::to_string(r.pid) : r.comm) + ";";
+			stack.push_back(r.comm.empty() ? std::to_string(r.pid) : r.comm);
 		if (!r.object.empty())
-			stack += folded_frame(r.object) + ";";
-		stack += folded_frame(r.symbol.empty() ? "[unknown]" : r.symbol);
+			stack.push_back(r.object);
+		stack.push_back(r.symbol.empty() ? "[unknown]" : r.symbol);
 		if (!r.srcline.empty())
-			stack += ";" + folded_frame(r.srcline);
-		out += fmt::format("{} {}\n", stack, n);
+			stack.push_back(r.srcline);
+		folded.add(stack, static_cast<std::uint64_t>(n));
 	}
-	return out;
+	return folded.text();
 }
 
 std::string render_csv(const Report &report)

@@ -17,9 +17,6 @@ namespace kprofile::record {
 // that round to 0 are left out.  ';' inside a name becomes ':'.
 std::string render_folded(const Report &report);
 
-// @s as one frame of a folded stack: ';' and newlines become ':'.
-std::string folded_frame(std::string s);
-
 // RFC 4180 CSV with a header line.  Columns (stable, new ones are added
 // at the end): overhead, hits, exact_hits, source, source_value, object,
 // object_path, symbol, resolved, ambiguous, address, comm, pid, srcline,

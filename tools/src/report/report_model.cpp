@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <map>
-#include <cinttypes>
 #include <cstdio>
 #include <stdexcept>
 #include <tuple>
@@ -12,21 +11,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "report_view.h"
+#include "report_select.h"
 #include "symbolize.h"
 #include "source_parse.h"
 
 namespace kprofile::record {
 
-namespace {
-
-std::string hex(std::uint64_t v)
+std::string to_hex(std::uint64_t v)
 {
-	char buf[32];
-
-	std::snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return buf;
+	return fmt::format("{:#x}", v);
 }
+
+namespace {
 
 std::string basename_of(const std::string &path)
 {
@@ -39,8 +35,8 @@ std::string basename_of(const std::string &path)
 std::string unresolved_name(const ProfileData &data, const RangeRecord &r, std::uint64_t addr)
 {
 	if (r.kind == RangeKind::Object)
-		return object_label(data, r) + "+" + hex(addr - r.base + r.file_offset);
-	return hex(addr);
+		return object_label(data, r) + "+" + to_hex(addr - r.base + r.file_offset);
+	return to_hex(addr);
 }
 
 // The part of the runtime range [lo, hi) that @view translates, as
@@ -121,7 +117,7 @@ std::string source_name(const ProfileData &data, std::uint32_t value)
 	for (const auto &s : data.sources)
 		if (s.value == value)
 			return s.name;
-	return hex(value);
+	return to_hex(value);
 }
 
 bool source_matches(const ProfileData &data, std::uint32_t value,
@@ -131,7 +127,7 @@ bool source_matches(const ProfileData &data, std::uint32_t value,
 		return true;
 	const std::string name = source_name(data, value);
 	for (const auto &f : filter) {
-		if (f == name || f == std::to_string(value) || f == hex(value))
+		if (f == name || f == std::to_string(value) || f == to_hex(value))
 			return true;
 		// "Time" matches "ProfileTime", as `kprofile sources` names.
 		if (name == "Profile" + f)
@@ -436,7 +432,7 @@ std::vector<RawBucket> raw_buckets(const ProfileData &data, RangeResolver &resol
 					b.names.push_back(o.symbol->name);
 					if (tr->tlo > o.symbol->start) {
 						b.symbol += '+';
-						b.symbol += hex(tr->tlo - o.symbol->start);
+						b.symbol += to_hex(tr->tlo - o.symbol->start);
 					}
 				}
 			}

@@ -119,7 +119,7 @@ struct RawBucket {
 
 // Order rows by keys "overhead"/"hits"/"children" (descending), "source",
 // "object", "symbol"; ties in a fixed total order.  `report --sort` is parsed by
-// parse_sort() (report_view.h), which also groups.
+// parse_sort() (report_select.h), which also groups.
 void sort_rows(std::vector<Row> &rows, const std::vector<std::string> &keys);
 
 // What @now counted since @before (two snapshots of one recording, as top
@@ -158,5 +158,7 @@ std::string source_name(const ProfileData &data, std::uint32_t value);
 bool source_matches(const ProfileData &data, std::uint32_t value,
 		    const std::vector<std::string> &filter);
 std::string object_label(const ProfileData &data, const RangeRecord &range);
+// @v as "0x1f": addresses and source values in reports and their JSON.
+std::string to_hex(std::uint64_t v);
 
 } // namespace kprofile::record

@@ -14,11 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string hex(std::uint64_t v)
-{
-	return fmt::format("{:#x}", v);
-}
-
 std::string hits_text(const Row &r)
 {
 	if (r.hits == static_cast<double>(static_cast<std::uint64_t>(r.hits)))
@@ -185,7 +180,7 @@ json report_json(const ProfileData &data, const Report &report)
 				       {"source_value", r.source}, {"object", r.object},
 				       {"object_path", r.object_path}, {"symbol", r.symbol},
 				       {"resolved", r.resolved}, {"ambiguous", r.ambiguous},
-				       {"address", r.address ? json(hex(*r.address)) : json(nullptr)},
+				       {"address", r.address ? json(to_hex(*r.address)) : json(nullptr)},
 				       {"comm", r.comm.empty() ? json(nullptr) : json(r.comm)},
 				       {"pid", r.pid ? json(r.pid) : json(nullptr)},
 				       {"srcline", r.srcline.empty() ? json(nullptr) : json(r.srcline)}});
@@ -215,7 +210,7 @@ json raw_json(const ProfileData &data, const std::vector<RawBucket> &buckets)
 	doc["machine"] = machine_json(data.machine);
 	doc["buckets"] = json::array();
 	for (const auto &b : buckets)
-		doc["buckets"].push_back({{"address", hex(b.address)}, {"bytes", b.size},
+		doc["buckets"].push_back({{"address", to_hex(b.address)}, {"bytes", b.size},
 					  {"hits", b.hits}, {"source", b.source_name},
 					  {"source_value", b.source}, {"object", b.object},
 					  {"symbol", b.symbol}});

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report_model.h"
-#include "report_view.h"
+#include "report_select.h"
 
 namespace kprofile::record {
 

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "folded_stacks.h"
 #include "pprof_util.h"
 #include "report_export.h"
 #include "report_model.h"
@@ -21,23 +22,20 @@ std::string render_sample_folded(const ProfileData &data, const SampleSymbols &s
 	std::set<std::uint32_t> sources;
 	for (const auto &n : samples)
 		sources.insert(n.record->source);
-	std::map<std::string, std::uint64_t> stacks;
+	FoldedStacks folded(true);
 
 	for (const auto &n : samples) {
-		std::string stack;
+		std::vector<std::string> stack;
 		if (sources.size() > 1)
-			stack += folded_frame(source_name(data, n.record->source)) + ";";
-		stack += folded_frame(n.comm);
+			stack.push_back(source_name(data, n.record->source));
+		stack.push_back(n.comm);
 		for (auto it = n.frames.rbegin(); it != n.frames.rend(); ++it) {
 			const FrameSym &f = syms.frame(*it);
-			stack += ";" + folded_frame(f.symbol) + (f.kernel ? "_[k]" : "");
+			stack.push_back(f.symbol + (f.kernel ? "_[k]" : ""));
 		}
-		stacks[stack]++;
+		folded.add(stack, 1);
 	}
-	std::string out;
-	for (const auto &[stack, n] : stacks)
-		out += fmt::format("{} {}\n", stack, n);
-	return out;
+	return folded.text();
 }
 
 std::string render_sample_pprof(const ProfileData &data, const SampleSymbols &syms,

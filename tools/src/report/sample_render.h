@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "report_model.h"
-#include "report_view.h"
+#include "report_select.h"
 #include "sample_report.h"
 
 namespace kprofile::record {

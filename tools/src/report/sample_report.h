@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "report_view.h"
+#include "report_select.h"
 #include "sample_symbols.h"
 
 namespace kprofile::record {

@@ -12,30 +12,6 @@
 
 namespace kprofile {
 
-namespace {
-
-// The unit after the number, "" for none (or when @text is no number).
-std::string unit_of(const std::string &text, double *value)
-{
-	const char *begin = text.c_str();
-	char *end = nullptr;
-
-	errno = 0;
-	*value = std::strtod(begin, &end);
-	if (end == begin || errno)
-		return {};
-	return std::string(end);
-}
-
-} // namespace
-
-bool interval_has_unit(const std::string &text)
-{
-	double v;
-
-	return !unit_of(text, &v).empty();
-}
-
 std::uint32_t parse_interval(const std::string &text, bool timer)
 {
 	const char *begin = text.c_str();

@@ -15,8 +15,6 @@ namespace kprofile {
 // "1ms", "0.5ms", "100000ns", "1s".  Returns the source's units (100 ns
 // for ProfileTime).  Above 0, at most 2^32-1 units.
 std::uint32_t parse_interval(const std::string &text, bool timer);
-// Does @text carry a unit ("1ms"), rather than being a plain number?
-bool interval_has_unit(const std::string &text);
 // -F HZ: ProfileTime's interval in 100 ns units for @hz interrupts a
 // second per CPU.
 std::uint32_t frequency_interval(double hz);

@@ -4,11 +4,12 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <string.h>
 
 #include <fmt/format.h>
 #include <linux/kprofile.h>
+
+#include "proc_read.h"
 
 namespace kprofile {
 
@@ -150,12 +151,7 @@ static std::string op_text(Op op, const std::string &source = {})
 
 std::optional<int> perf_event_paranoid()
 {
-	std::ifstream in("/proc/sys/kernel/perf_event_paranoid");
-	int v;
-
-	if (!(in >> v))
-		return std::nullopt;
-	return v;
+	return record::read_sysctl("/proc/sys/kernel/perf_event_paranoid");
 }
 
 std::string paranoid_advice(bool kernel_mode)
@@ -170,16 +166,6 @@ std::string paranoid_advice(bool kernel_mode)
 			   "kernel.perf_event_paranoid={}`",
 			   *level, *level > 2 ? "profiling is off" : "kernel-mode events are not counted",
 			   *level > 2 && !kernel_mode ? 2 : 1);
-}
-
-static std::optional<int> read_sysctl(const char *path)
-{
-	std::ifstream in(path);
-	int v;
-
-	if (!(in >> v))
-		return std::nullopt;
-	return v;
 }
 
 std::string kallsyms_advice(std::optional<int> kptr_restrict, std::optional<int> paranoid)
@@ -206,8 +192,8 @@ std::string kallsyms_advice(std::optional<int> kptr_restrict, std::optional<int>
 
 std::string kallsyms_advice()
 {
-	return kallsyms_advice(read_sysctl("/proc/sys/kernel/kptr_restrict"),
-			       read_sysctl("/proc/sys/kernel/perf_event_paranoid"));
+	return kallsyms_advice(record::read_sysctl("/proc/sys/kernel/kptr_restrict"),
+			       perf_event_paranoid());
 }
 
 // What needs CAP_PERFMON because it changes the whole machine.

@@ -6,6 +6,28 @@
 // to do, and the exit code the tool ends with.  explain() maps an errno
 // from /dev/kprofile to that advice, in the spirit of rr's and perf's
 // perf_event_paranoid messages.
+//
+// The error policy, layer by layer (tools/README.md, "Source layout"):
+//
+// - Where something may be missing for a reason that is no error (a
+//   process that exited, a file /proc will not show, an ELF without
+//   symbols), the function says so in its value: std::optional, an
+//   errno, an empty list, a warning for the report.  Nothing throws for
+//   it: util/ (proc_read, maps, process_tree), symbols/.
+// - Each ioctl of /dev/kprofile, and each parse of a SOURCE, returns
+//   Result<T> (result.h): device/device.h, thread_profile.h,
+//   sources/source_parse.h.  The caller decides whether to go on
+//   without it (sources, info) or to stop: Result::value() throws the
+//   Error as a Failure.
+// - What ends the command is thrown, by the layer that knows the advice:
+//   Failure, holding the Error (the profile operations of
+//   device/profile_device.h, capture/'s rings and launch, interval
+//   arguments), FormatError for a record file that cannot be read
+//   (format/), std::invalid_argument for a bad report argument.
+// - Only commands/ catch: record, report, script and top turn anything
+//   else into a Failure with its exit code (command.h: fail()), and
+//   main() prints a Failure's message and exits with its code.  No layer
+//   below prints an error or exits.
 #pragma once
 
 #include <cstdint>

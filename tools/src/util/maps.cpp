@@ -9,7 +9,6 @@
 #include <cerrno>
 #include <fstream>
 #include <sstream>
-#include <system_error>
 
 #include <cstring>
 #include <fcntl.h>
@@ -78,13 +77,12 @@ std::vector<Mapping> parse_maps(const std::string &text)
 	return out;
 }
 
-std::vector<Mapping> read_maps(pid_t pid)
+std::optional<std::vector<Mapping>> read_maps(pid_t pid)
 {
-	const std::string path = "/proc/" + std::to_string(pid) + "/maps";
 	std::string text;
 
-	if (const int err = read_path(path, text))
-		throw std::system_error(err, std::generic_category(), "cannot read " + path);
+	if (read_path("/proc/" + std::to_string(pid) + "/maps", text))
+		return std::nullopt;
 	return parse_maps(text);
 }
 

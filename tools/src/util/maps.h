@@ -28,8 +28,9 @@ struct Mapping {
 std::optional<Mapping> parse_maps_line(const std::string &line);
 // Parse a whole maps file's text.
 std::vector<Mapping> parse_maps(const std::string &text);
-// Read /proc/PID/maps (throws std::system_error).
-std::vector<Mapping> read_maps(pid_t pid);
+// Read /proc/PID/maps; nullopt when it cannot be read (the process is
+// gone, or not ours to read).  Empty for a kernel thread or a zombie.
+std::optional<std::vector<Mapping>> read_maps(pid_t pid);
 // The executable mappings, excluding [vsyscall] (a fixed kernel page).
 std::vector<Mapping> executable_mappings(const std::vector<Mapping> &maps);
 

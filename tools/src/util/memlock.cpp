@@ -5,10 +5,11 @@
 #include <linux/capability.h>
 #include <sys/resource.h>
 
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "proc_read.h"
 
 namespace kprofile::record {
 
@@ -17,7 +18,9 @@ namespace {
 // CAP_IPC_LOCK in /proc/self/status's CapEff (hexadecimal).
 bool has_ipc_lock()
 {
-	std::ifstream status("/proc/self/status");
+	std::string text;
+	read_path("/proc/self/status", text);
+	std::istringstream status(text);
 	std::string line;
 
 	while (std::getline(status, line)) {

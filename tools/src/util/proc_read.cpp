@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdlib>
 
 #include "unique_fd.h"
 
@@ -38,6 +39,21 @@ int read_path(const std::string &path, std::string &out)
 	if (!fd)
 		return errno;
 	return read_all(fd.get(), out);
+}
+
+std::optional<int> read_sysctl(const std::string &path)
+{
+	std::string text;
+
+	if (read_path(path, text))
+		return std::nullopt;
+	const char *begin = text.c_str();
+	char *end = nullptr;
+	errno = 0;
+	const long v = std::strtol(begin, &end, 10);
+	if (end == begin || errno)
+		return std::nullopt;
+	return static_cast<int>(v);
 }
 
 } // namespace kprofile::record

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-// proc_read.h - read a /proc file whole, however short its reads are.
-#ifndef KPROFILE_RECORD_PROC_READ_H
-#define KPROFILE_RECORD_PROC_READ_H
+// proc_read.h - read a /proc file whole, however short its reads are: the
+// one reader of /proc (and /sys) text files in the tool.
+#pragma once
 
+#include <optional>
 #include <string>
 
 namespace kprofile::record {
@@ -19,6 +20,8 @@ int read_all(int fd, std::string &out);
 // or of the read that failed.
 int read_path(const std::string &path, std::string &out);
 
-} // namespace kprofile::record
+// The integer a sysctl file holds (/proc/sys/kernel/perf_event_paranoid);
+// nullopt when it cannot be read or holds no number.
+std::optional<int> read_sysctl(const std::string &path);
 
-#endif
+} // namespace kprofile::record

@@ -66,8 +66,10 @@ std::optional<ProcStat> read_proc_stat(pid_t pid)
 	return parse_proc_stat(text);
 }
 
-bool still_running(pid_t pid)
+bool process_alive(pid_t pid)
 {
+	if (pid <= 0)
+		return false;
 	const auto st = read_proc_stat(pid);
 
 	return st && st->state != 'Z' && st->state != 'X';

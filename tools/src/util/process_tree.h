@@ -26,9 +26,10 @@ struct ProcStat {
 // Parse the text of /proc/PID/stat (the comm may hold spaces and ')').
 std::optional<ProcStat> parse_proc_stat(const std::string &text);
 std::optional<ProcStat> read_proc_stat(pid_t pid);
-// Whether @pid exists and is not a zombie: a maps file that cannot be
-// read for a moment does not mean the process is gone.
-bool still_running(pid_t pid);
+// Whether @pid exists and is not a zombie (nor dead), from its stat: a
+// maps file that cannot be read for a moment does not mean the process
+// is gone.  The one liveness check (-p PID of record, top and stat).
+bool process_alive(pid_t pid);
 // /proc/PID/comm without the newline; "" when the process is gone.
 std::string read_comm(pid_t pid);
 

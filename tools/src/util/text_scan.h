@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 // text_scan.h - the two scanning steps of record's hand-written /proc
 // parsers (maps, kallsyms): no iostreams, no allocation.
-#ifndef KPROFILE_RECORD_TEXT_SCAN_H
-#define KPROFILE_RECORD_TEXT_SCAN_H
+#pragma once
 
 #include <cstddef>
 #include <cstdint>
@@ -48,5 +47,3 @@ inline bool parse_hex(std::string_view w, std::uint64_t &v)
 }
 
 } // namespace kprofile::record
-
-#endif

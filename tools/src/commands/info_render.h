@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// info_view.h - `kprofile info` output, as text and JSON (keys in
+// info_render.h - `kprofile info` output, as text and JSON (keys in
 // tools/README.md; they are stable).
 #pragma once
 

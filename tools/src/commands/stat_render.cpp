@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// stat_view.cpp - see stat_view.h.
-#include "stat_view.h"
+// stat_render.cpp - see stat_render.h.
+#include "stat_render.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

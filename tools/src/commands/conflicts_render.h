@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// conflicts_view.h - `kprofile sources --conflicts`: which sources can be
+// conflicts_render.h - `kprofile sources --conflicts`: which sources can be
 // armed together now, and on which counters (KPROFILE_IOC_SCHEDULE).
 #pragma once
 

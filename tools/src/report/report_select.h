@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// report_view.h - what `kprofile report` shows of a Report: perf's sort
+// report_select.h - what `kprofile report` shows of a Report: perf's sort
 // keys (which also group rows), filters, --percent-limit, and kernrate's
 // per-object summary.
 #pragma once
@@ -45,7 +45,7 @@ std::vector<Dim> default_dims(std::size_t commands, bool srcline);
 
 // What `report` and `top` show without --sort: @report's rows grouped by
 // default_dims(), hottest first.
-void default_view(Report &report);
+void default_grouping(Report &report);
 
 struct RowFilter {
 	std::vector<std::string> dsos;		// object name or path, [kernel]

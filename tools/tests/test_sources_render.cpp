@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "sources_view.h"
+#include "sources_render.h"
 
 using namespace kprofile;
 using nlohmann::json;
@@ -63,14 +63,14 @@ const std::set<std::string> source_keys = {
 
 } // namespace
 
-TEST(SourcesView, JsonKeysAreStable)
+TEST(SourcesRender, JsonKeysAreStable)
 {
 	for (const auto &s : from_table(Interface::Emon, true))
 		EXPECT_EQ(keys(source_json(s)), source_keys) << s.name;
 	EXPECT_EQ(keys(source_json(from_module(module_info(0x1D, false)))), source_keys);
 }
 
-TEST(SourcesView, JsonOfTheEmonTable)
+TEST(SourcesRender, JsonOfTheEmonTable)
 {
 	json j = sources_json(from_table(Interface::Emon, false), {});
 
@@ -92,7 +92,7 @@ TEST(SourcesView, JsonOfTheEmonTable)
 	}
 }
 
-TEST(SourcesView, JsonOfAnUnsupportedSource)
+TEST(SourcesRender, JsonOfAnUnsupportedSource)
 {
 	json j = source_json(from_module(module_info(0x1D, false)));
 
@@ -103,7 +103,7 @@ TEST(SourcesView, JsonOfAnUnsupportedSource)
 	EXPECT_EQ(j["select"], 0x0003412E);
 }
 
-TEST(SourcesView, JsonSelectIsNullOutsideTheTable)
+TEST(SourcesRender, JsonSelectIsNullOutsideTheTable)
 {
 	auto info = module_info(0x03, false);
 
@@ -112,7 +112,7 @@ TEST(SourcesView, JsonSelectIsNullOutsideTheTable)
 	EXPECT_TRUE(source_json(from_module(info))["select"].is_null());
 }
 
-TEST(SourcesView, DefaultHidesUnsupportedAndHasNoReasonColumn)
+TEST(SourcesRender, DefaultHidesUnsupportedAndHasNoReasonColumn)
 {
 	std::vector<SourceEntry> s = {from_module(module_info(0x00, true)),
 				      from_module(module_info(0x1D, false))};
@@ -124,7 +124,7 @@ TEST(SourcesView, DefaultHidesUnsupportedAndHasNoReasonColumn)
 	EXPECT_EQ(sources_json(s, {}).size(), 1u);
 }
 
-TEST(SourcesView, AllShowsUnsupportedWithTheReason)
+TEST(SourcesRender, AllShowsUnsupportedWithTheReason)
 {
 	std::vector<SourceEntry> s = {from_module(module_info(0x00, true)),
 				      from_module(module_info(0x1D, false))};
@@ -143,7 +143,7 @@ TEST(SourcesView, AllShowsUnsupportedWithTheReason)
 	EXPECT_EQ(sources_json(s, {.all = true}).size(), 2u);
 }
 
-TEST(SourcesView, AReasonSharedByRowsIsPrintedOnceAsAFootnote)
+TEST(SourcesRender, AReasonSharedByRowsIsPrintedOnceAsAFootnote)
 {
 	// No PMU: every counter source has the same long reason (the UX
 	// review's B5: 24 rows repeated it).
@@ -169,7 +169,7 @@ TEST(SourcesView, AReasonSharedByRowsIsPrintedOnceAsAFootnote)
 	EXPECT_EQ(sources_json(s, {.all = true})[1]["reason"], why) << "JSON keeps it per source";
 }
 
-TEST(SourcesView, VerboseAddsSelectAndEbx)
+TEST(SourcesRender, VerboseAddsSelectAndEbx)
 {
 	auto l = lines(render_sources(from_table(Interface::Emon, false), {.verbose = true}));
 
@@ -180,7 +180,7 @@ TEST(SourcesView, VerboseAddsSelectAndEbx)
 	EXPECT_EQ(l.back().rfind("0x1F  ProfileBranchMispredictsRetired", 0), 0u) << l.back();
 }
 
-TEST(SourcesView, InterfaceTableWithAllAddsMissingGenerics)
+TEST(SourcesRender, InterfaceTableWithAllAddsMissingGenerics)
 {
 	auto s = from_table(Interface::Emon, true);
 
@@ -195,7 +195,7 @@ TEST(SourcesView, InterfaceTableWithAllAddsMissingGenerics)
 	EXPECT_NE(s[0x18].reason.find("ProfileMaximum"), std::string::npos);
 }
 
-TEST(SourcesView, IntervalSetAndClamped)
+TEST(SourcesRender, IntervalSetAndClamped)
 {
 	IntervalOutcome o{from_module(module_info(0x00, true)), 4096, 10};
 	json j = interval_json(o);
@@ -216,7 +216,7 @@ TEST(SourcesView, IntervalSetAndClamped)
 	EXPECT_EQ(render_interval(o).find("clamped"), std::string::npos);
 }
 
-TEST(SourcesView, IntervalGet)
+TEST(SourcesRender, IntervalGet)
 {
 	IntervalOutcome o{from_module(module_info(0x00, true)), 10000, std::nullopt};
 	json j = interval_json(o);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// report_view.cpp - sort keys, grouping, filters and the object summary.
-#include "report_view.h"
+// report_select.cpp - sort keys, grouping, filters and the object summary.
+#include "report_select.h"
 
 #include <fnmatch.h>
 
@@ -213,7 +213,7 @@ std::vector<Dim> default_dims(std::size_t commands, bool srcline)
 	return dims;
 }
 
-void default_view(Report &report)
+void default_grouping(Report &report)
 {
 	report.rows = group_rows(report.rows, default_dims(report));
 	sort_rows(report.rows, {"overhead"});

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// conflicts_view.cpp - rendering of the schedule answer.
-#include "conflicts_view.h"
+// conflicts_render.cpp - rendering of the schedule answer.
+#include "conflicts_render.h"
 
 #include <algorithm>
 #include <cstring>

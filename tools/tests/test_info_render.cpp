@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "info_view.h"
+#include "info_render.h"
 
 using namespace kprofile;
 
@@ -46,7 +46,7 @@ kprofile_info none_info()
 
 } // namespace
 
-TEST(InfoView, UnavailableEventsFollowEbx)
+TEST(InfoRender, UnavailableEventsFollowEbx)
 {
 	auto i = emon_info();
 
@@ -60,7 +60,7 @@ TEST(InfoView, UnavailableEventsFollowEbx)
 	EXPECT_TRUE(unavailable_events(none_info()).empty());
 }
 
-TEST(InfoView, TextNamesTheInterfaceAndTheMachine)
+TEST(InfoRender, TextNamesTheInterfaceAndTheMachine)
 {
 	auto out = render_info(emon_info());
 
@@ -70,14 +70,14 @@ TEST(InfoView, TextNamesTheInterfaceAndTheMachine)
 		EXPECT_NE(out.find(s), std::string::npos) << s << "\n" << out;
 }
 
-TEST(InfoView, TextOfNoneGivesTheReason)
+TEST(InfoRender, TextOfNoneGivesTheReason)
 {
 	auto out = render_info(none_info());
 
 	EXPECT_NE(out.find("None: PMU not available due to virtualization"), std::string::npos) << out;
 }
 
-TEST(InfoView, JsonKeysAreStable)
+TEST(InfoRender, JsonKeysAreStable)
 {
 	const std::set<std::string> want = {
 		"abi_version",	   "tool_abi_version", "interface",	     "interface_reason",
@@ -100,7 +100,7 @@ TEST(InfoView, JsonKeysAreStable)
 	}
 }
 
-TEST(InfoView, JsonValues)
+TEST(InfoRender, JsonValues)
 {
 	auto j = info_json(emon_info());
 
@@ -117,7 +117,7 @@ TEST(InfoView, JsonValues)
 	EXPECT_EQ(j["vendor"], "AuthenticAMD");
 }
 
-TEST(InfoView, BusyIsNotNone)
+TEST(InfoRender, BusyIsNotNone)
 {
 	kprofile_info i = emon_info();
 	kprofile_info_ex x{};
@@ -154,7 +154,7 @@ TEST(InfoView, BusyIsNotNone)
 	EXPECT_NE(render_info(i, nullptr).find("unknown"), std::string::npos);
 }
 
-TEST(InfoView, FlagsText)
+TEST(InfoRender, FlagsText)
 {
 	EXPECT_EQ(flags_text(0), "none");
 	EXPECT_EQ(flags_text(KPROFILE_INFO_X2APIC | KPROFILE_INFO_AMD_PERFMON_V2),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// stat_view.h - what `kprofile stat` measured, and how it is shown: text
+// stat_render.h - what `kprofile stat` measured, and how it is shown: text
 // in the manner of perf stat, or one JSON document.
 #pragma once
 

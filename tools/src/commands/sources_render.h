@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// sources_view.h - `kprofile sources` and `kprofile interval` output:
+// sources_render.h - `kprofile sources` and `kprofile interval` output:
 // the xperf -pmcsources table and the JSON documents (keys in
 // tools/README.md; they are stable).
 #pragma once
@@ -15,7 +15,7 @@
 
 namespace kprofile {
 
-struct SourcesViewOptions {
+struct SourcesRenderOptions {
 	bool all = false;	// include unsupported sources
 	bool verbose = false;	// add the Select and EBX columns
 	bool counters = false;	// add the Counters column (--family)
@@ -23,13 +23,13 @@ struct SourcesViewOptions {
 
 // The sources the options select, in the order given.
 std::vector<SourceEntry> select_sources(const std::vector<SourceEntry> &sources,
-					const SourcesViewOptions &opts);
+					const SourcesRenderOptions &opts);
 
 // Id, Name, Interval, Min, Max, Supported (+ Select, EBX with verbose;
 // + Aliases when a shown source has perf/xperf aliases; + Reason when an
 // unsupported source is shown).
 std::string render_sources(const std::vector<SourceEntry> &sources,
-			   const SourcesViewOptions &opts);
+			   const SourcesRenderOptions &opts);
 
 // One source: value, name, select, ebx_bit, interval, default_interval,
 // min_interval, max_interval, units, supported, reason, generic, timer,
@@ -39,7 +39,7 @@ std::string render_sources(const std::vector<SourceEntry> &sources,
 nlohmann::json source_json(const SourceEntry &source);
 // The array of the selected sources.
 nlohmann::json sources_json(const std::vector<SourceEntry> &sources,
-			    const SourcesViewOptions &opts);
+			    const SourcesRenderOptions &opts);
 
 // The outcome of `kprofile interval SOURCE [N]`.
 struct IntervalOutcome {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "stat_view.h"
+#include "stat_render.h"
 
 using namespace kprofile;
 using nlohmann::json;
@@ -84,7 +84,7 @@ StatResult with_pmu()
 
 } // namespace
 
-TEST(StatView, GroupsDigits)
+TEST(StatRender, GroupsDigits)
 {
 	EXPECT_EQ(group_digits(0), "0");
 	EXPECT_EQ(group_digits(999), "999");
@@ -93,7 +93,7 @@ TEST(StatView, GroupsDigits)
 	EXPECT_EQ(group_digits(18446744073709551615ULL), "18,446,744,073,709,551,615");
 }
 
-TEST(StatView, TextHasSwitchesCyclesAndNotSupportedWithReason)
+TEST(StatRender, TextHasSwitchesCyclesAndNotSupportedWithReason)
 {
 	std::string t = render_stat(no_pmu());
 
@@ -107,7 +107,7 @@ TEST(StatView, TextHasSwitchesCyclesAndNotSupportedWithReason)
 	EXPECT_EQ(t.find("exited with status"), std::string::npos) << t;
 }
 
-TEST(StatView, TextShowsCountsNotCountedAndExitStatus)
+TEST(StatRender, TextShowsCountsNotCountedAndExitStatus)
 {
 	StatResult r = with_pmu();
 
@@ -122,7 +122,7 @@ TEST(StatView, TextShowsCountsNotCountedAndExitStatus)
 
 // F3: with no PMU every default counter had the same 100-character
 // reason, printed three times.
-TEST(StatView, AReasonSharedByCountersIsPrintedOnce)
+TEST(StatRender, AReasonSharedByCountersIsPrintedOnce)
 {
 	StatResult r = no_pmu();
 	StatCounter branches = r.counters[0];
@@ -142,7 +142,7 @@ TEST(StatView, AReasonSharedByCountersIsPrintedOnce)
 }
 
 // perf stat -x SEP: machine-readable lines.
-TEST(StatView, SeparatorLinesAsPerfStatX)
+TEST(StatRender, SeparatorLinesAsPerfStatX)
 {
 	StatResult r = with_pmu();
 	EXPECT_EQ(render_stat_csv(r, ","),
@@ -157,7 +157,7 @@ TEST(StatView, SeparatorLinesAsPerfStatX)
 	EXPECT_NE(t.find("spin-101;1000000;;ProfileTotalIssues\n"), std::string::npos) << t;
 }
 
-TEST(StatView, AttachedToAPidSaysSo)
+TEST(StatRender, AttachedToAPidSaysSo)
 {
 	StatResult r = no_pmu();
 	r.command.clear();
@@ -166,7 +166,7 @@ TEST(StatView, AttachedToAPidSaysSo)
 		  std::string::npos) << render_stat(r);
 }
 
-TEST(StatView, PerThreadRows)
+TEST(StatRender, PerThreadRows)
 {
 	StatResult r = with_pmu();
 
@@ -179,7 +179,7 @@ TEST(StatView, PerThreadRows)
 	EXPECT_EQ(counter_cell(r.counters[2], &r.threads[1]), "<not counted>");
 }
 
-TEST(StatView, JsonKeysAndValues)
+TEST(StatRender, JsonKeysAndValues)
 {
 	json j = stat_json(with_pmu());
 
@@ -202,7 +202,7 @@ TEST(StatView, JsonKeysAndValues)
 	EXPECT_TRUE(j["counters"][2]["count"].is_null());
 }
 
-TEST(StatView, JsonNotSupportedAndPerThread)
+TEST(StatRender, JsonNotSupportedAndPerThread)
 {
 	StatResult r = no_pmu();
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// info_view.cpp - the module's view of the machine.
-#include "info_view.h"
+// info_render.cpp - the module's view of the machine.
+#include "info_render.h"
 
 #include <cstring>
 

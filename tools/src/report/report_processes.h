@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// process_view.h - the processes of a recording (record -- CMD follows
+// report_processes.h - the processes of a recording (record -- CMD follows
 // children, -a profiles busy processes): a per-process table, and the
 // part of a recording that one process's profiles counted, so that every
 // report view can be asked for one process (report --pid).

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "conflicts_view.h"
+#include "conflicts_render.h"
 
 namespace kprofile {
 namespace {
@@ -29,7 +29,7 @@ const std::vector<ParsedSource> asked = {
 	{KPROFILE_SOURCE_CACHE_MISSES, "ProfileCacheMisses"},
 };
 
-TEST(ConflictsView, PlacementsFollowTheModuleAndProfileTimeNeedsNoCounter)
+TEST(ConflictsRender, PlacementsFollowTheModuleAndProfileTimeNeedsNoCounter)
 {
 	const Conflicts c = conflicts_from(answer(true, {2, KPROFILE_NO_COUNTER, 3}, ""), asked);
 
@@ -43,7 +43,7 @@ TEST(ConflictsView, PlacementsFollowTheModuleAndProfileTimeNeedsNoCounter)
 	EXPECT_NE(text.find("busy now: 0x3"), std::string::npos);
 }
 
-TEST(ConflictsView, AMisfitShowsTheModulesReason)
+TEST(ConflictsRender, AMisfitShowsTheModulesReason)
 {
 	const char *why = "4 of 4 counters are held by perf (the NMI watchdog?)";
 	const Conflicts c = conflicts_from(
@@ -57,7 +57,7 @@ TEST(ConflictsView, AMisfitShowsTheModulesReason)
 	EXPECT_NE(text.find("0x0A  ProfileCacheMisses"), std::string::npos);
 }
 
-TEST(ConflictsView, TheReasonNamesTheSourceAsTheUserAskedAndIdsAreUpperCaseHex)
+TEST(ConflictsRender, TheReasonNamesTheSourceAsTheUserAskedAndIdsAreUpperCaseHex)
 {
 	// The module writes "source 0x2: ..." (kmod/pmu_schedule.c); sources
 	// lists ids as 0x0A, and so does --conflicts now.
@@ -71,7 +71,7 @@ TEST(ConflictsView, TheReasonNamesTheSourceAsTheUserAskedAndIdsAreUpperCaseHex)
 	EXPECT_NE(text.find("0x0A  ProfileCacheMisses"), std::string::npos) << text;
 }
 
-TEST(ConflictsView, JsonKeysAreStable)
+TEST(ConflictsRender, JsonKeysAreStable)
 {
 	const auto fit = conflicts_json(conflicts_from(answer(true, {0, KPROFILE_NO_COUNTER, 1}, ""),
 						       asked));

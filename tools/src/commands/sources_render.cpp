@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// sources_view.cpp - sources and intervals, as text and JSON.
-#include "sources_view.h"
+// sources_render.cpp - sources and intervals, as text and JSON.
+#include "sources_render.h"
 
 #include <algorithm>
 
@@ -45,7 +45,7 @@ std::string alias_text(const SourceEntry &s)
 } // namespace
 
 std::vector<SourceEntry> select_sources(const std::vector<SourceEntry> &sources,
-					const SourcesViewOptions &opts)
+					const SourcesRenderOptions &opts)
 {
 	std::vector<SourceEntry> out;
 
@@ -56,7 +56,7 @@ std::vector<SourceEntry> select_sources(const std::vector<SourceEntry> &sources,
 }
 
 std::string render_sources(const std::vector<SourceEntry> &sources,
-			   const SourcesViewOptions &opts)
+			   const SourcesRenderOptions &opts)
 {
 	using A = Table::Align;
 	const auto shown = select_sources(sources, opts);
@@ -164,7 +164,7 @@ nlohmann::json source_json(const SourceEntry &s)
 }
 
 nlohmann::json sources_json(const std::vector<SourceEntry> &sources,
-			    const SourcesViewOptions &opts)
+			    const SourcesRenderOptions &opts)
 {
 	nlohmann::json j = nlohmann::json::array();
 

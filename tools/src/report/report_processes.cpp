@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-// process_view.cpp - per-process totals and one process's ranges.
-#include "process_view.h"
+// report_processes.cpp - per-process totals and one process's ranges.
+#include "report_processes.h"
 
 #include <algorithm>
 #include <map>
