@@ -3,8 +3,9 @@
  * locking.h - the module's whole lock order, and what runs in which
  * context.  The rules for each piece of data stay next to it (sampler.h,
  * profile.h, stream.h, pmu.h, thread.h, sched_hooks.h, profile_index.c,
- * sampler_timer.c, thread_reserve.c, api.c); this page puts them on one
- * screen, so that "may I take X while holding Y?" has one answer.
+ * sampler_timer.c, sampler_rate.c, thread_reserve.c, api.c); this page
+ * puts them on one screen, so that "may I take X while holding Y?" has
+ * one answer.
  * lockdep checks it in the debug kernel (testing/debugvm, KUnit's debug
  * kernel).
  *
@@ -105,7 +106,7 @@
  *
  *   hardirq
  *     ProfileTime's hrtimer expiry (sampler_timer.c) -> the sampler's
- *     time_sample hook (kp_sampler_sample()) -> the same hit path and
+ *     time_sample hook (kp_sampler_tick()) -> the same hit path and
  *     sample streams as the NMI: the same rules.  The IPIs of
  *     on_each_cpu() (arming and disarming counters, pmu.c and pmu_cpu.c;
  *     ProfileTime's per-CPU decision; thread profiling's stop): registers

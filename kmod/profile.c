@@ -220,8 +220,10 @@ int kp_profile_start_buf(struct kp_profile *p, struct kp_profile_buf *buf,
 		goto out;
 	}
 	p->started = true;
-	if (p->source == KPROFILE_SOURCE_TIME)
+	if (p->source == KPROFILE_SOURCE_TIME) {
+		kp_rate_update(set);
 		kp_stimer_update(set);	/* where its task runs now */
+	}
 out:
 	mutex_unlock(&set->lock);
 	return ret;
@@ -335,6 +337,8 @@ int kp_profile_stop(struct kp_profile *p)
 	kp_profile_index_remove(set, p);
 	kp_profile_disarm(p);
 	p->started = false;
+	if (p->source == KPROFILE_SOURCE_TIME)
+		kp_rate_update(set);
 	mutex_unlock(&set->lock);
 	refcount_inc(&p->refs);
 	buf->owner = p;
@@ -391,9 +395,17 @@ static long kp_profile_ioctl(struct file *file, unsigned int cmd,
 	struct kprofile_profile_stats_ex stx;
 	struct kprofile_profile_stats st;
 	char reason[KPROFILE_REASON_LEN];
+	struct kprofile_interval iv;
 	int ret;
 
 	switch (cmd) {
+	case KPROFILE_IOC_SET_INTERVAL:
+		if (copy_from_user(&iv, (void __user *)arg, sizeof(iv)))
+			return -EFAULT;
+		ret = kp_profile_set_interval(p, &iv);
+		if (!ret && copy_to_user((void __user *)arg, &iv, sizeof(iv)))
+			return -EFAULT;
+		return ret;
 	case KPROFILE_IOC_START:
 		ret = kp_profile_start(p, reason, sizeof(reason));
 		if (ret && reason[0])

@@ -133,6 +133,8 @@ struct kp_profile_entry {
  * @exec_stopped: the profiles are @exec_stopped: set when the snapshot is
  *		  built, or later by the exec hook (WRITE_ONCE()); read by
  *		  the hit path.
+ * @interval:	  the profiles' own ProfileTime interval, or 0: the
+ *		  machine-wide one (sampler_rate.c).
  * @first:	  the first of its @nr entries in the snapshot's @entries,
  *		  sorted by @base (then by profile pointer).
  * @nr:		  its entries.
@@ -149,6 +151,7 @@ struct kp_profile_class {
 	bool dumpable_only;
 	bool self;
 	bool exec_stopped;
+	u32 interval;
 	u32 first;
 	u32 nr;
 	u32 tree;
@@ -163,11 +166,14 @@ struct kp_profile_class {
  * @passed:	  passed every filter but the range.
  * @wrong_mode:	  matched CPU and task, not the mode.
  * @not_dumpable: of the target, hidden by dumpability.
+ * @credit:	  ProfileTime: the time ticked for the class on this CPU
+ *		  since its last sample, in 100 ns units (kp_rate_due()).
  */
 struct kp_profile_class_stat {
 	local64_t passed;
 	local64_t wrong_mode;
 	local64_t not_dumpable;
+	local64_t credit;
 };
 
 /**
@@ -295,6 +301,10 @@ struct kp_profile_folded {
  * @mm:		 the address space of @ubuf (a reference: mmgrab()), or NULL
  *		 for a profile a test creates.
  * @refs:	 the fd's reference, plus one per buffer release pending.
+ * @interval:	 its own ProfileTime interval (100 ns units), or 0: it
+ *		 follows the machine-wide one.  Written only while stopped
+ *		 (kp_profile_set_interval()), under the sampler's @lock; part
+ *		 of its class's filters.
  * @started:	 between start and stop; protected by the sampler's @lock.
  * @node:	 on the sampler's @started[@source] list while started.
  * @buf:	 the pinned buffer while started (RCU; written under @lock).
@@ -332,6 +342,7 @@ struct kp_profile {
 	struct mm_struct *mm;
 
 	refcount_t refs;
+	u32 interval;
 	bool started;
 	struct list_head node;
 	struct kp_profile_buf __rcu *buf;

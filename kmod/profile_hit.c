@@ -140,7 +140,8 @@ static void kp_class_stab(const struct kp_profile_index *idx,
 /*
  * One class of the sample's group: its filters, counted once for all its
  * profiles (what passed, wrong_mode, not_dumpable), then the profiles
- * whose range holds the ip.
+ * whose range holds the ip.  A ProfileTime tick that reaches the class
+ * before its own interval has elapsed on this CPU is not a sample of it.
  */
 static void kp_class_sample(const struct kp_profile_index *idx, u32 ci,
 			    const struct kp_sample *s)
@@ -153,6 +154,9 @@ static void kp_class_sample(const struct kp_profile_index *idx, u32 ci,
 	if (kp_other_counter(s, c->mode))
 		return;
 	st = kp_profile_class_stat(idx, s->cpu, ci);
+	if (!kp_rate_due(&st->credit, s->tick,
+			 kp_rate_interval(idx->set, c->interval)))
+		return;	/* a tick shorter than the class's interval */
 	if (kp_class_hides(c, s)) {
 		local64_inc(&st->not_dumpable);
 		return;

@@ -14,7 +14,8 @@
  *   other processes cost it nothing.
  * - classes: within a group, the profiles with the same filters (the
  *   CPU set, the counter mode and privilege mode, the dumpability rules,
- *   whether the exec hook stopped them).  An interrupt passes a class's
+ *   whether the exec hook stopped them, their own ProfileTime interval:
+ *   sampler_rate.c).  An interrupt passes a class's
  *   filters or fails them for all its profiles at once, so the class,
  *   not each profile, counts what the filters decided (per-CPU class
  *   counters: passed, wrong_mode, not_dumpable).  A process has one
@@ -74,6 +75,8 @@ static int kp_profile_filters_cmp(const struct kp_profile *a,
 
 	if (ma != mb)
 		return ma < mb ? -1 : 1;
+	if (a->interval != b->interval)
+		return a->interval < b->interval ? -1 : 1;
 	if (a->dumpable_only != b->dumpable_only)
 		return a->dumpable_only ? 1 : -1;
 	if (sa != sb)
@@ -222,6 +225,7 @@ static void kp_index_class(struct kp_profile_index *idx,
 		c->mode = kp_counter_mode(from->mode);
 		c->dumpable_only = from->dumpable_only;
 		c->exec_stopped = stopped;
+		c->interval = from->interval;
 		kp_index_reach(idx, c);
 		if (c->span)
 			kp_index_tree(idx, c);

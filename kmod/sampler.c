@@ -34,25 +34,9 @@
 /* The module's sampler, over kp_dev's hardware layer. */
 static struct kp_sampler kp_sampler;
 
-/**
- * kp_sampler_sample() - an interrupt of @source on this CPU, taken with
- *	registers @regs in the current task: give it to the profiles and
- *	to the sample streams.
- * @set:    the sampler.
- * @source: the source that fired.
- * @regs:   the interrupted registers: the ip and, from the code segment,
- *	    the mode (as perf's sampling takes them).
- *
- * Context: NMI or hardirq, on the CPU that was interrupted; no locks, no
- * allocation.
- *
- * Return: whether a started profile of the source is system-wide or of
- * the interrupted process (kp_profile_hit()), or a started stream of the
- * source samples that process (kp_stream_sample()): ProfileTime keeps
- * ticking on this CPU.
- */
-bool kp_sampler_sample(struct kp_sampler *set, u32 source,
-		       struct pt_regs *regs)
+/* One interrupt, a ProfileTime tick of length @tick or not (0). */
+static bool kp_sampler_fan_out(struct kp_sampler *set, u32 source,
+			       struct pt_regs *regs, u32 tick)
 {
 	struct kp_sample s = {
 		.source = source,
@@ -64,14 +48,63 @@ bool kp_sampler_sample(struct kp_sampler *set, u32 source,
 		.dumpable = kp_task_dumpable(current),
 		.counter_mode = source == KPROFILE_SOURCE_TIME ? 0 :
 				kp_pmu_delivering(set->pmu),
+		.tick = tick,
 	};
 	bool profiled = kp_profile_hit(set, &s);
 	bool streamed = kp_stream_sample(set, &s, regs);
 
 	return profiled || streamed;
 }
+
+NOKPROBE_SYMBOL(kp_sampler_fan_out);
+
+/**
+ * kp_sampler_sample() - an interrupt of @source on this CPU, taken with
+ *	registers @regs in the current task: give it to the profiles and
+ *	to the sample streams.
+ * @set:    the sampler.
+ * @source: the source that fired.
+ * @regs:   the interrupted registers: the ip and, from the code segment,
+ *	    the mode (as perf's sampling takes them).
+ *
+ * Every profile and stream it concerns is sampled (no tick: see
+ * kp_sampler_tick()).
+ * Context: NMI or hardirq, on the CPU that was interrupted; no locks, no
+ * allocation.
+ *
+ * Return: whether a started profile of the source is system-wide or of
+ * the interrupted process (kp_profile_hit()), or a started stream of the
+ * source samples that process (kp_stream_sample()): ProfileTime keeps
+ * ticking on this CPU.
+ */
+bool kp_sampler_sample(struct kp_sampler *set, u32 source,
+		       struct pt_regs *regs)
+{
+	return kp_sampler_fan_out(set, source, regs, 0);
+}
 EXPORT_SYMBOL_IF_KUNIT(kp_sampler_sample);
 NOKPROBE_SYMBOL(kp_sampler_sample);
+
+/**
+ * kp_sampler_tick() - a ProfileTime expiry on this CPU that closes a
+ *	period of @tick: each profile class and stream it concerns adds it
+ *	to its credit and is sampled when its own interval has elapsed
+ *	(sampler_rate.c).
+ * @set:  the sampler.
+ * @regs: the interrupted registers.
+ * @tick: the period's length, in 100 ns units (not 0).
+ *
+ * Context: hardirq (the timer's expiry) or a test with interrupts off,
+ * on the CPU; no locks, no allocation.
+ *
+ * Return: as kp_sampler_sample() for ProfileTime.
+ */
+bool kp_sampler_tick(struct kp_sampler *set, struct pt_regs *regs, u32 tick)
+{
+	return kp_sampler_fan_out(set, KPROFILE_SOURCE_TIME, regs, tick);
+}
+EXPORT_SYMBOL_IF_KUNIT(kp_sampler_tick);
+NOKPROBE_SYMBOL(kp_sampler_tick);
 
 static void kp_sampler_overflow(struct kp_overflow_consumer *c, u32 source,
 				struct pt_regs *regs)
@@ -104,7 +137,7 @@ int kp_sampler_init(struct kp_sampler *set, const struct kp_sources *sources,
 	INIT_LIST_HEAD(&set->unfolded);
 	for (i = 0; i < KP_SOURCE_LIMIT; i++)
 		INIT_LIST_HEAD(&set->started[i]);
-	set->time_sample = kp_sampler_sample;
+	set->time_sample = kp_sampler_tick;
 	set->release = alloc_workqueue("kprofile_release", WQ_UNBOUND, 0);
 	if (!set->release) {
 		ret = -ENOMEM;

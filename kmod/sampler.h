@@ -19,6 +19,8 @@
  *		   the sampler's @time_sample, as the hardware layer hands
  *		   each overflow to its consumers: it calls nothing in
  *		   sampler.c.
+ * sampler_rate.c  ProfileTime intervals of a profile's or stream's own:
+ *		   their ioctl, the timers' tick, each consumer's credit.
  *
  * Object model and locking
  * ------------------------
@@ -43,6 +45,7 @@
 #define _KPROFILE_SAMPLER_H
 
 #include <linux/atomic.h>
+#include <asm/local64.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
@@ -77,6 +80,9 @@ struct task_struct;
  * @counter_mode: 1 + the mode the overflowing counter counts in
  *	    (kp_pmu_delivering()), or 0 (a timer, a test): profiles and
  *	    streams of another counter mode do not take it.
+ * @tick:   a ProfileTime expiry: the length of the period it closes, in
+ *	    100 ns units, which each consumer adds to its credit
+ *	    (sampler_rate.c); 0 otherwise (always sampled).
  */
 struct kp_sample {
 	u32 source;
@@ -87,6 +93,7 @@ struct kp_sample {
 	bool user;
 	bool dumpable;
 	u8 counter_mode;
+	u32 tick;
 };
 
 /**
@@ -159,6 +166,8 @@ static inline bool kp_mode_counts(enum kprofile_mode mode, bool user)
  * @left:     what was left of the period when a switch stopped @timer; the
  *	      next start runs only that, so profiled run time between
  *	      switches adds up to whole periods (0: start a whole period).
+ * @tick:     the length of the period @timer runs now, in 100 ns units
+ *	      (kp_rate_tick() when it was armed).
  *
  * Written only on the CPU itself with interrupts off (sampler_timer.c).
  */
@@ -169,6 +178,7 @@ struct kp_stimer_cpu {
 	bool offline;
 	u64 expiries;
 	ktime_t left;
+	u32 tick;
 };
 
 /**
@@ -198,9 +208,14 @@ struct kp_stimer_cpu {
  * @time_hooked: the sched_switch probe is registered: the timers run
  *	      only where ProfileTime counts the current task (written
  *	      under @lock).
+ * @time_own_min: the shortest own interval of the started ProfileTime
+ *	      profiles and streams, 0 when none has one; @time_machine: one
+ *	      of them follows the machine-wide interval.  Written under
+ *	      @lock (kp_rate_update()), read by the timers.
  * @timers:   per-CPU ProfileTime timers.
  * @time_sample: what a timer expiry with interrupted registers calls
- *	      (hardirq): kp_sampler_sample(), set by kp_sampler_init().
+ *	      (hardirq), with the length of the period it closes (100 ns
+ *	      units): kp_sampler_tick(), set by kp_sampler_init().
  * @no_regs:  timer expiries without interrupted registers (not counted).
  * @streams:  the sampler's sample streams (stream.h).
  */
@@ -218,9 +233,11 @@ struct kp_sampler {
 	struct mutex tlock;	/* @time_users */
 	unsigned int time_users;
 	bool time_hooked;
+	u32 time_own_min;
+	bool time_machine;
 	struct kp_stimer_cpu __percpu *timers;
-	bool (*time_sample)(struct kp_sampler *set, u32 source,
-			    struct pt_regs *regs);
+	bool (*time_sample)(struct kp_sampler *set, struct pt_regs *regs,
+			    u32 tick);
 	atomic64_t no_regs;
 	struct kp_stream_set streams;
 };
@@ -231,6 +248,7 @@ int kp_sampler_init(struct kp_sampler *set, const struct kp_sources *sources,
 void kp_sampler_exit(struct kp_sampler *set);
 bool kp_sampler_sample(struct kp_sampler *set, u32 source,
 		       struct pt_regs *regs);
+bool kp_sampler_tick(struct kp_sampler *set, struct pt_regs *regs, u32 tick);
 struct kp_sampler *kp_sampler_module(void);
 int kp_sampler_module_init(struct kp_device *dev);
 void kp_sampler_module_exit(struct kp_device *dev);
@@ -246,5 +264,15 @@ void kp_stimer_cpu_online(struct kp_sampler *set);
 void kp_stimer_cpu_offline(struct kp_sampler *set);
 enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer);
 void kp_stimer_switch_this_cpu(struct kp_sampler *set, bool on);
+
+/* sampler_rate.c */
+struct kp_profile;
+struct kprofile_interval;
+u32 kp_rate_interval(const struct kp_sampler *set, u32 own);
+bool kp_rate_due(local64_t *credit, u32 tick, u32 interval);
+u32 kp_rate_tick(const struct kp_sampler *set);
+void kp_rate_update(struct kp_sampler *set);
+int kp_profile_set_interval(struct kp_profile *p, struct kprofile_interval *iv);
+int kp_stream_set_interval(struct kp_stream *st, struct kprofile_interval *iv);
 
 #endif /* _KPROFILE_SAMPLER_H */

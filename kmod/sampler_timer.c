@@ -6,10 +6,13 @@
  *
  * Each expiry samples the interrupted registers (get_irq_regs(), as
  * perf's cpu-clock event does) into the sampler (its @time_sample,
- * kp_sampler_sample(): the profiles' hit path and the streams' sample
- * path), then re-arms the timer with the source's interval as it is now,
- * in 100 ns units: an interval change (KPROFILE_IOC_SET_INTERVAL) applies
- * from the next period.
+ * kp_sampler_tick(): the profiles' hit path and the streams' sample path,
+ * with the length of the period it closes), then re-arms the timer with the shortest
+ * interval a started profile or stream wants as it is now, in 100 ns
+ * units (kp_rate_tick(): the machine-wide interval, or a shorter one of
+ * a profile's or stream's own; each is then sampled at its own interval,
+ * sampler_rate.c): an interval change (KPROFILE_IOC_SET_INTERVAL)
+ * applies from the next period.
  *
  * Where it runs: while a system-wide ProfileTime profile or stream is
  * started, on every online CPU; otherwise only on a CPU whose current
@@ -53,11 +56,9 @@
 #include "stream.h"
 
 /* ProfileTime's interval is in 100 ns units. */
-static ktime_t kp_stimer_period(struct kp_sampler *set)
+static ktime_t kp_stimer_period(u32 tick)
 {
-	u32 interval = kp_source_interval(set->sources, KPROFILE_SOURCE_TIME);
-
-	return ns_to_ktime((u64)interval * 100);
+	return ns_to_ktime((u64)tick * 100);
 }
 
 /**
@@ -102,8 +103,7 @@ enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer)
 	tc->expiries++;
 	if (regs) {
 		/* The hit path looked the current process up already. */
-		wanted = tc->set->time_sample(tc->set, KPROFILE_SOURCE_TIME,
-					      regs) ||
+		wanted = tc->set->time_sample(tc->set, regs, tc->tick) ||
 			 !READ_ONCE(tc->set->time_hooked);
 	} else {
 		atomic64_inc(&tc->set->no_regs);
@@ -113,7 +113,8 @@ enum hrtimer_restart kp_stimer_fn(struct hrtimer *timer)
 		tc->running = false;
 		return HRTIMER_NORESTART;
 	}
-	hrtimer_forward_now(timer, kp_stimer_period(tc->set));
+	tc->tick = kp_rate_tick(tc->set);
+	hrtimer_forward_now(timer, kp_stimer_period(tc->tick));
 	return HRTIMER_RESTART;
 }
 EXPORT_SYMBOL_IF_KUNIT(kp_stimer_fn);
@@ -133,7 +134,8 @@ static void kp_stimer_set_this_cpu(struct kp_sampler *set, bool on)
 
 	lockdep_assert_irqs_disabled();
 	if (on && !tc->running && !tc->offline) {
-		period = kp_stimer_period(set);
+		tc->tick = kp_rate_tick(set);
+		period = kp_stimer_period(tc->tick);
 		left = tc->left;
 		tc->left = 0;
 		if (left <= 0 || left > period)

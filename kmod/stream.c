@@ -356,8 +356,10 @@ int kp_stream_start(struct kp_stream *st, char *reason, size_t len)
 	list_add_tail_rcu(&st->node, &set->streams.list);
 	set->streams.nr_started++;
 	st->started = true;
-	if (st->has_time)
+	if (st->has_time) {
+		kp_rate_update(set);
 		kp_stimer_update(set);	/* where its processes run now */
+	}
 	goto out;
 
 err_arm:
@@ -402,6 +404,8 @@ int kp_stream_stop(struct kp_stream *st)
 		kp_stream_disarm(st, st->sources[i]);
 	if (!set->streams.nr_started)
 		kp_stream_unhook(set);
+	if (st->has_time)
+		kp_rate_update(set);
 	mutex_unlock(&set->lock);
 	/* NMI handlers, hrtimers and the probes are RCU readers. */
 	synchronize_rcu();
@@ -462,9 +466,17 @@ static long kp_stream_ioctl(struct file *file, unsigned int cmd,
 	struct kp_stream *st = file->private_data;
 	char reason[KPROFILE_REASON_LEN];
 	struct kprofile_stream_info info;
+	struct kprofile_interval iv;
 	int ret;
 
 	switch (cmd) {
+	case KPROFILE_IOC_SET_INTERVAL:
+		if (copy_from_user(&iv, (void __user *)arg, sizeof(iv)))
+			return -EFAULT;
+		ret = kp_stream_set_interval(st, &iv);
+		if (!ret && copy_to_user((void __user *)arg, &iv, sizeof(iv)))
+			return -EFAULT;
+		return ret;
 	case KPROFILE_IOC_START:
 		ret = kp_stream_start(st, reason, sizeof(reason));
 		if (ret && reason[0])

@@ -108,6 +108,8 @@ struct task_struct;
  *		  not dumpable (counted here: the CPU's own counter).
  * @wake_at:	  the @head at which the reader is next woken (kp_ring_end()).
  * @stack_short:  USER_STACK samples whose stack copy stopped short.
+ * @credit:	  ProfileTime: the time ticked for the stream on this CPU
+ *		  since its last sample, in 100 ns units (kp_rate_due()).
  *
  * Written only by the ring's CPU (local_t, local64_t: NMI-safe against
  * the same CPU's other writers), read by anyone for statistics.
@@ -124,6 +126,7 @@ struct kp_stream_ring {
 	local64_t not_dumpable;
 	local64_t wake_at;
 	local64_t stack_short;
+	local64_t credit;
 };
 
 /**
@@ -180,6 +183,9 @@ struct kp_stream_set {
  * @untracked:	  processes forked by followed ones that did not fit.
  * @exec_stopped: a followed process executed a program that left it
  *		  non-dumpable and is followed no more.
+ * @interval:	  its own ProfileTime interval (100 ns units), or 0: the
+ *		  machine-wide one; written only while stopped, under
+ *		  @op_lock and the sampler's @lock (sampler_rate.c).
  * @op_lock:	  serialises start, stop and release (see the file comment).
  * @started:	  on the sampler's list (under the sampler's @lock).
  * @node:	  on the sampler's @streams.list while started.
@@ -214,6 +220,7 @@ struct kp_stream {
 
 	atomic64_t untracked;
 	bool exec_stopped;
+	u32 interval;
 	struct mutex op_lock;	/* start, stop, release */
 	bool started;
 	struct list_head node;

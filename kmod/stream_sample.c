@@ -249,6 +249,10 @@ bool kp_stream_sample_task(struct kp_sampler *set,
 		    !kp_stream_follows(st, s->tgid))
 			continue;
 		wanted = true;
+		/* A ProfileTime tick shorter than the stream's interval. */
+		if (!kp_rate_due(&this_cpu_ptr(st->rings)->credit, s->tick,
+				 kp_rate_interval(set, st->interval)))
+			continue;
 		kp_stream_sample_one(st, s, task, regs);
 	}
 	rcu_read_unlock();

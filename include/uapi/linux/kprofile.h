@@ -232,6 +232,24 @@ struct kprofile_source_list {
  * @source:   the KPROFILE_SOURCE.
  * @interval: set: in the request, out the interval actually used (clamped);
  *	      get: out.
+ *
+ * On /dev/kprofile, SET_INTERVAL sets the source's machine-wide interval
+ * (NtSetIntervalProfile): every profile and stream of the source that has
+ * no interval of its own follows it.  It needs CAP_PERFMON (or
+ * CAP_SYS_ADMIN): EPERM.
+ *
+ * On a stopped profile fd or stream fd, SET_INTERVAL with @source
+ * KPROFILE_SOURCE_TIME sets that profile's (stream's) own ProfileTime
+ * interval, in 100 ns units, from its next start; the machine-wide
+ * interval does not change.  Its owner needs no capability (as perf gives
+ * every user the sampling rate of their own events); only the process
+ * that created it may set it.  The range is the machine-wide one (the
+ * interval used is returned, clamped).  Errors: EOPNOTSUPP (@source is
+ * not ProfileTime, or the profile or stream has no ProfileTime: a counter
+ * source's interval is only the machine-wide one), EINVAL (0), EBUSY
+ * (started), EXDEV (another process than the creator).  The module's
+ * ProfileTime timers then tick at the shortest interval a started
+ * profile or stream wants, and each is sampled at its own.
  */
 struct kprofile_interval {
 	__u32 source;
@@ -675,7 +693,9 @@ struct kprofile_thread_list {
 /*
  * On a stream fd (kprofile_stream.h): KPROFILE_IOC_START and
  * KPROFILE_IOC_STOP as on a profile fd (EBUSY, EALREADY; START may fail
- * as arming a profile's source does), and its statistics.
+ * as arming a profile's source does), and its statistics.  On a profile
+ * fd or a stream fd, KPROFILE_IOC_SET_INTERVAL sets its own ProfileTime
+ * interval (struct kprofile_interval).
  */
 #define KPROFILE_IOC_STREAM_INFO	_IOR(KPROFILE_IOC_MAGIC, 0x50, struct kprofile_stream_info)
 

@@ -224,6 +224,16 @@ def _bucket_buffer(nbuckets):
     return (ctypes.c_uint32 * nbuckets).from_buffer(mem)
 
 
+def _own_interval(fd, interval):
+    """KPROFILE_IOC_SET_INTERVAL on a stopped profile or stream fd: its
+    own ProfileTime interval (100 ns units), without CAP_PERFMON; returns
+    the interval used (clamped).  The machine-wide interval is
+    Device.set_interval()."""
+    iv = abi.kprofile_interval(source=abi.SOURCE_TIME, interval=interval)
+    _ioctl(fd, "SET_INTERVAL", iv)
+    return iv.interval
+
+
 class _FdObject:
     """An object the module returned as a file descriptor (a Profile, a
     Reservation, a ThreadProfile, a stream.Stream); closed on close(), at
@@ -279,6 +289,14 @@ class Profile(_FdObject):
 
     def stop(self):
         _ioctl(self.fd, "STOP")
+
+    def set_interval(self, interval):
+        """This stopped ProfileTime profile's own interval (100 ns units)
+        from its next start, without CAP_PERFMON: returns the interval
+        used (clamped).  EINVAL for 0, EBUSY while started, EOPNOTSUPP
+        for a counter source.  The machine-wide interval does not
+        change."""
+        return _own_interval(self.fd, interval)
 
     def stats(self):
         """The statistics (struct kprofile_profile_stats), and why counting

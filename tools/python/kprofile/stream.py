@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import List
 
 from . import abi
-from .device import _FdObject, _ioctl
+from .device import _FdObject, _ioctl, _own_interval
 
 _HEADER = struct.Struct("<II")
 _SAMPLE = struct.Struct("<IIQIiiIQIHH")
@@ -249,6 +249,12 @@ class Stream(_FdObject):
 
     def stop(self):
         _ioctl(self.fd, "STOP")
+
+    def set_interval(self, interval):
+        """This stopped stream's own ProfileTime interval (as
+        Profile.set_interval()); EOPNOTSUPP without ProfileTime among its
+        sources."""
+        return _own_interval(self.fd, interval)
 
     def records(self):
         """Every record the rings hold now, ring after ring (a generator:

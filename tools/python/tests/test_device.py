@@ -138,6 +138,24 @@ class DeviceTest(unittest.TestCase):
         finally:
             self.dev.set_interval(abi.SOURCE_TIME, old)
 
+    def test_own_interval_of_a_stopped_profile_leaves_the_machine_alone(self):
+        t = self.dev.query_source(abi.SOURCE_TIME)
+        old = self.dev.get_interval(abi.SOURCE_TIME)
+        with self.dev.create_profile(0, 1 << 47, 31) as p:
+            self.assertEqual(p.set_interval(1), t.min_interval)
+            self.assertEqual(p.set_interval(2500), 2500)
+            with self.assertRaises(kprofile.KprofileError) as cm:
+                p.set_interval(0)
+            self.assertEqual(cm.exception.errno, errno.EINVAL)
+            p.start()
+            try:
+                with self.assertRaises(kprofile.KprofileError) as cm:
+                    p.set_interval(5000)
+                self.assertEqual(cm.exception.errno, errno.EBUSY)
+            finally:
+                p.stop()
+        self.assertEqual(self.dev.get_interval(abi.SOURCE_TIME), old)
+
     # --- hardware-counter configuration ----------------------------------
 
     def test_hw_config_more_than_16_is_einval(self):
