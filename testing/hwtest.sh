@@ -86,7 +86,7 @@ if [ "$HWT_ROOT" = 1 ] && [ -z "$HWT_HW_PMU_WHY" ]; then
 		if [ -n "${KP_HWTEST_BIN:-}" ]; then
 			cp "$KP_HWTEST_BIN/$(basename "$p" .c)" "$HWT_OUT/" || kp_die "no $(basename "$p" .c) in $KP_HWTEST_BIN"
 		else
-			gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" \
+			gcc -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" -I"$KP_ROOT/testing/lib" \
 				-o "$HWT_OUT/$(basename "$p" .c)" "$p" || kp_die "building $p failed"
 		fi
 	done
@@ -160,6 +160,6 @@ done
 	echo "  ]"
 	echo "}"
 } >"$summary"
-echo "# passed=$passed failed=$failed skipped=$skipped"
+echo "# $passed passed, $failed failed, $skipped skipped"
 echo "# summary for a bug report: $summary"
 [ "$failed" = 0 ]

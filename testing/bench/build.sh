@@ -20,7 +20,8 @@ cflags=(-O2 -g -Wall -Wextra -Werror)
 mkdir -p "$out/lib" "$out/gen"
 
 gcc "${cflags[@]}" -static -no-pie -pthread -o "$out/wl" "$here/progs/wl.c"
-gcc "${cflags[@]}" -fno-omit-frame-pointer -static -no-pie -I"$root/include/uapi" -o "$out/kpbench" "$here/progs/kpbench.c"
+gcc "${cflags[@]}" -fno-omit-frame-pointer -static -no-pie -I"$root/include/uapi" -I"$root/testing/lib" \
+	-o "$out/kpbench" "$here/progs/kpbench.c"
 
 # 30 trivial libraries, and a header that calls each once (so every one is
 # mapped and its text executed, as in a real program's startup).

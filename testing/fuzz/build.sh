@@ -9,4 +9,4 @@ out=${1:?usage: build.sh OUTDIR}
 mkdir -p "$out"
 # shellcheck disable=SC2046
 gcc -static -no-pie -O2 -g -pthread -D_GNU_SOURCE -Wall -Wextra -Werror \
-	-I"$here/../../include/uapi" -o "$out/kpfuzz" $(ls "$here"/*.c)
+	-I"$here/../../include/uapi" -I"$here/../lib" -o "$out/kpfuzz" $(ls "$here"/*.c)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/kprofile.h>
+#include "kp_test.h"
 
 /* What a file descriptor is, for the errno table. */
 enum kpf_kind {

@@ -290,11 +290,9 @@ int main(int argc, char **argv)
 			close(pfd);
 		}
 	}
-	dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-	if (dev < 0) {
-		perror("/dev/kprofile");
+	dev = kpt_try_open_dev();
+	if (dev < 0)
 		return 1;
-	}
 	if (!strcmp(mode, "hold"))
 		return argc > 2 ? kpf_hold(dev, argv[2]) : usage();
 	if (!strcmp(mode, "churn")) {

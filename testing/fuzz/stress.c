@@ -122,7 +122,7 @@ static void *churn(void *arg)
 int kpf_churn(uint64_t seed, int threads, int seconds, uint64_t *ops)
 {
 	struct churner w[16];
-	int i, dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
+	int i, dev = kpt_try_open_dev();
 	uint64_t fails = 0, created = 0, started = 0, stopped = 0;
 
 	*ops = 0;

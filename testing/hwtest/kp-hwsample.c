@@ -40,6 +40,7 @@
 #include <cpuid.h>
 
 #include <linux/kprofile.h>
+#include "kp_test.h"
 
 static int dev = -1;
 
@@ -301,9 +302,9 @@ static int exercise(unsigned int src, unsigned long n, uint32_t interval)
 
 int main(int argc, char **argv)
 {
-	dev = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	dev = argc > 1 ? kpt_try_open_dev() : -1;
 	if (argc > 1 && dev < 0)
-		return fail("/dev/" KPROFILE_DEVICE_NAME, 0);
+		return 1;
 	if (argc == 6 && !strcmp(argv[1], "pair"))
 		return pair(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0),
 			    strtoul(argv[4], NULL, 0), strtoul(argv[5], NULL, 0));

@@ -49,9 +49,10 @@ kp_build_progs_locked() {
 	for src in "$KP_ROOT"/testing/guest/progs/*.c; do
 		[ -f "$src" ] || continue
 		bin=$out/$(basename "$src" .c)
-		[ "$bin" -nt "$src" ] && [ "$bin" -nt "$KP_ROOT/include/uapi/linux/kprofile.h" ] && continue
+		[ "$bin" -nt "$src" ] && [ "$bin" -nt "$KP_ROOT/include/uapi/linux/kprofile.h" ] &&
+			[ "$bin" -nt "$KP_ROOT/testing/lib/kp_test.h" ] && continue
 		gcc -static -no-pie -O2 -g -Wall -Wextra -Werror \
-			-I"$KP_ROOT/include/uapi" -o "$bin" "$src" >&2 ||
+			-I"$KP_ROOT/include/uapi" -I"$KP_ROOT/testing/lib" -o "$bin" "$src" >&2 ||
 			{ kp_log "building $src failed"; return 1; }
 	done
 	# Programs that are not one static .c file build themselves.

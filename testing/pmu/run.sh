@@ -145,8 +145,10 @@ build_guest_files() {
 	for p in "$KP_ROOT/testing/hwtest/kp-hwcount.c" "$KP_ROOT/testing/hwtest/kp-hwsample.c" \
 		"$KP_ROOT/testing/guest/progs/kp-hwlayer.c"; do
 		b=$bin/hwtest/$(basename "$p" .c)
-		[ "$b" -nt "$p" ] && [ "$b" -nt "$KP_ROOT/include/uapi/linux/kprofile.h" ] && continue
-		gcc -static -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" -o "$b" "$p" ||
+		[ "$b" -nt "$p" ] && [ "$b" -nt "$KP_ROOT/include/uapi/linux/kprofile.h" ] &&
+			[ "$b" -nt "$KP_ROOT/testing/lib/kp_test.h" ] && continue
+		gcc -static -O2 -Wall -Wextra -Werror -I"$KP_ROOT/include/uapi" -I"$KP_ROOT/testing/lib" \
+			-o "$b" "$p" ||
 			kp_die "building $p failed"
 	done
 	[ $regs = 1 ] || return 0

@@ -60,6 +60,7 @@
 #include <unistd.h>
 
 #include <linux/kprofile.h>
+#include "kp_test.h"
 #include <linux/kprofile_stream.h>
 
 static volatile unsigned long sink;
@@ -93,18 +94,12 @@ static long long now_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static void die(const char *what)
-{
-	fprintf(stderr, "kpbench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 static unsigned int max_rate_interval(int dev)
 {
 	struct kprofile_interval iv = { .source = KPROFILE_SOURCE_TIME, .interval = 1 };
 
 	if (ioctl(dev, KPROFILE_IOC_SET_INTERVAL, &iv))
-		die("KPROFILE_IOC_SET_INTERVAL");
+		kpt_die("KPROFILE_IOC_SET_INTERVAL");
 	return iv.interval;
 }
 
@@ -117,7 +112,7 @@ static int create(int dev, int pid, unsigned long base, unsigned long size)
 
 	buf = aligned_alloc(4096, bytes);
 	if (!buf)
-		die("aligned_alloc");
+		kpt_die("aligned_alloc");
 	memset(buf, 0, bytes);
 	memset(&c, 0, sizeof(c));
 	c.target = pid ? KPROFILE_TARGET_PID : KPROFILE_TARGET_SELF;
@@ -131,7 +126,7 @@ static int create(int dev, int pid, unsigned long base, unsigned long size)
 	c.mode = KPROFILE_MODE_USER;
 	fd = ioctl(dev, KPROFILE_IOC_CREATE_PROFILE, &c);
 	if (fd < 0)
-		die("KPROFILE_IOC_CREATE_PROFILE");
+		kpt_die("KPROFILE_IOC_CREATE_PROFILE");
 	return fd;
 }
 
@@ -149,29 +144,27 @@ static int run_kp(int n, int other, unsigned long iters)
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
-	dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-	if (dev < 0)
-		die("/dev/kprofile");
+	dev = kpt_open_dev();
 	interval = max_rate_interval(dev);
 	fds = calloc(n, sizeof(*fds));
 	if (!fds)
-		die("calloc");
+		kpt_die("calloc");
 	t0 = now_ns();
 	fds[0] = create(dev, 0, (unsigned long)kp_hot, 4096);
 	for (i = 1; i < n; i++)
 		fds[i] = create(dev, i <= other ? 1 : 0, 0x10000000UL + i * 8192UL, 4096);
 	for (i = 0; i < n; i++)
 		if (ioctl(fds[i], KPROFILE_IOC_START))
-			die("KPROFILE_IOC_START");
+			kpt_die("KPROFILE_IOC_START");
 	t1 = now_ns();
 	sink = kp_hot(iters, 1);
 	t2 = now_ns();
 	if (ioctl(fds[0], KPROFILE_IOC_PROFILE_STATS, &st))
-		die("KPROFILE_IOC_PROFILE_STATS");
+		kpt_die("KPROFILE_IOC_PROFILE_STATS");
 	t3 = now_ns();
 	for (i = n - 1; i >= 0; i--)
 		if (ioctl(fds[i], KPROFILE_IOC_STOP))
-			die("KPROFILE_IOC_STOP");
+			kpt_die("KPROFILE_IOC_STOP");
 	for (i = 0; i < n; i++)
 		close(fds[i]);
 	t4 = now_ns();
@@ -198,9 +191,7 @@ static int run_perf(unsigned long iters)
 	char *ring;
 	int dev, fd;
 
-	dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-	if (dev < 0)
-		die("/dev/kprofile");
+	dev = kpt_open_dev();
 	interval = max_rate_interval(dev);
 	close(dev);
 	memset(&a, 0, sizeof(a));
@@ -214,10 +205,10 @@ static int run_perf(unsigned long iters)
 	a.wakeup_events = 0;
 	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 	if (fd < 0)
-		die("perf_event_open");
+		kpt_die("perf_event_open");
 	ring = mmap(NULL, (pages + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (ring == MAP_FAILED)
-		die("mmap ring buffer");
+		kpt_die("mmap ring buffer");
 	meta = (void *)ring;
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	t1 = now_ns();
@@ -263,7 +254,7 @@ static void drain(struct stream_reader *r)
 
 			if (h->size < sizeof(*h) || h->size % 8 || h->size > head - tail) {
 				errno = EPROTO;
-				die("a malformed stream record");
+				kpt_die("a malformed stream record");
 			}
 			if (h->type == KPROFILE_RECORD_SAMPLE) {
 				const struct kprofile_record_sample *s = (const void *)h;
@@ -294,9 +285,7 @@ static int run_stream(int with_profile, int chain, unsigned long iters, int dept
 
 	if ((chain != 0 && chain != 1) || depth < 0 || depth > 1000)
 		return 2;
-	dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-	if (dev < 0)
-		die("/dev/kprofile");
+	dev = kpt_open_dev();
 	interval = max_rate_interval(dev);
 	memset(&c, 0, sizeof(c));
 	memset(&r, 0, sizeof(r));
@@ -311,19 +300,19 @@ static int run_stream(int with_profile, int chain, unsigned long iters, int dept
 		pfd = create(dev, 0, (unsigned long)kp_hot, 4096);
 	sfd = ioctl(dev, KPROFILE_IOC_CREATE_STREAM, &c);
 	if (sfd < 0)
-		die("KPROFILE_IOC_CREATE_STREAM");
+		kpt_die("KPROFILE_IOC_CREATE_STREAM");
 	if (ioctl(sfd, KPROFILE_IOC_STREAM_INFO, &info))
-		die("KPROFILE_IOC_STREAM_INFO");
+		kpt_die("KPROFILE_IOC_STREAM_INFO");
 	r.nr_rings = info.nr_rings;
 	r.ring_bytes = (1 + info.ring_pages) * info.page_size;
 	r.map_bytes = (size_t)r.nr_rings * r.ring_bytes;
 	r.map = mmap(NULL, r.map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, sfd, 0);
 	if (r.map == MAP_FAILED)
-		die("mmap the stream");
+		kpt_die("mmap the stream");
 	if (pfd >= 0 && ioctl(pfd, KPROFILE_IOC_START))
-		die("KPROFILE_IOC_START (profile)");
+		kpt_die("KPROFILE_IOC_START (profile)");
 	if (ioctl(sfd, KPROFILE_IOC_START))
-		die("KPROFILE_IOC_START (stream)");
+		kpt_die("KPROFILE_IOC_START (stream)");
 	t1 = now_ns();
 	/*
 	 * Slices of about 4 ms (the first 65536 iterations, then sized from
@@ -349,17 +338,17 @@ static int run_stream(int with_profile, int chain, unsigned long iters, int dept
 	t2 = now_ns();
 	sink = x;
 	if (pfd >= 0 && ioctl(pfd, KPROFILE_IOC_PROFILE_STATS, &st))
-		die("KPROFILE_IOC_PROFILE_STATS");
+		kpt_die("KPROFILE_IOC_PROFILE_STATS");
 	t3 = now_ns();
 	if (ioctl(sfd, KPROFILE_IOC_STOP))
-		die("KPROFILE_IOC_STOP (stream)");
+		kpt_die("KPROFILE_IOC_STOP (stream)");
 	if (pfd >= 0 && ioctl(pfd, KPROFILE_IOC_STOP))
-		die("KPROFILE_IOC_STOP (profile)");
+		kpt_die("KPROFILE_IOC_STOP (profile)");
 	tb = now_ns();
 	/* The last records; stop_ns is the stops, unmap and close, not this. */
 	drain(&r);
 	if (ioctl(sfd, KPROFILE_IOC_STREAM_INFO, &info))
-		die("KPROFILE_IOC_STREAM_INFO");
+		kpt_die("KPROFILE_IOC_STREAM_INFO");
 	ta = now_ns();
 	munmap(r.map, r.map_bytes);
 	close(sfd);

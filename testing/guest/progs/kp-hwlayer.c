@@ -23,36 +23,7 @@
 #include <unistd.h>
 
 #include <linux/kprofile.h>
-
-static const char *errname(int e)
-{
-	static char buf[16];
-
-	switch (e) {
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case EBUSY: return "EBUSY";
-	case EPERM: return "EPERM";
-	case EFAULT: return "EFAULT";
-	case ENOTTY: return "ENOTTY";
-	case ENOMEM: return "ENOMEM";
-	default:
-		snprintf(buf, sizeof(buf), "E%d", e);
-		return buf;
-	}
-}
-
-static int open_dev(void)
-{
-	int fd = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		fprintf(stderr, "kp-hwlayer: /dev/%s: %s\n",
-			KPROFILE_DEVICE_NAME, strerror(errno));
-		exit(2);
-	}
-	return fd;
-}
+#include "kp_test.h"
 
 static unsigned int num(const char *s)
 {
@@ -66,7 +37,7 @@ static int do_query(int fd, const char *src)
 	memset(&info, 0, sizeof(info));
 	info.source = num(src);
 	if (ioctl(fd, KPROFILE_IOC_QUERY_SOURCE, &info)) {
-		printf("result=%s\n", errname(errno));
+		printf("result=%s\n", kpt_errname(errno));
 		return 0;
 	}
 	printf("result=OK\n");
@@ -87,7 +58,7 @@ static int do_schedule(int fd, int argc, char **argv)
 	for (i = 0; i < argc; i++)
 		s.sources[i] = num(argv[i]);
 	if (ioctl(fd, KPROFILE_IOC_SCHEDULE, &s)) {
-		printf("result=%s\n", errname(errno));
+		printf("result=%s\n", kpt_errname(errno));
 		return 0;
 	}
 	printf("result=OK\n");
@@ -137,7 +108,7 @@ static int do_reserve(int fd, int argc, char **argv)
 	r.descs = (unsigned long)descs;
 	rfd = ioctl(fd, KPROFILE_IOC_RESERVE, &r);
 	if (rfd < 0) {
-		printf("result=%s\n", errname(errno));
+		printf("result=%s\n", kpt_errname(errno));
 		return 0;
 	}
 	printf("result=OK\ncounter_mask=0x%x\n", r.counter_mask);
@@ -155,7 +126,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kp-hwlayer query|schedule|reserve ...\n");
 		return 2;
 	}
-	fd = open_dev();
+	fd = kpt_open_dev();
 	if (!strcmp(argv[1], "query") && argc == 3)
 		return do_query(fd, argv[2]);
 	if (!strcmp(argv[1], "schedule"))

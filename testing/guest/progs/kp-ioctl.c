@@ -21,18 +21,9 @@
 #include <unistd.h>
 
 #include <linux/kprofile.h>
+#include "kp_test.h"
 
 static const char *const iface_names[] = { "None", "Emon", "Amd64" };
-
-static int open_dev(void)
-{
-	int fd = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		fprintf(stderr, "kp-ioctl: /dev/%s: %s\n", KPROFILE_DEVICE_NAME,
-			strerror(errno));
-	return fd;
-}
 
 static int do_info(int fd)
 {
@@ -113,7 +104,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kp-ioctl info|bad-ioctl|loop SECS\n");
 		return 2;
 	}
-	fd = open_dev();
+	fd = kpt_try_open_dev();
 	if (fd < 0)
 		return 1;
 	if (!strcmp(argv[1], "info"))

@@ -33,6 +33,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/kprofile.h>
+#include "kp_test.h"
 
 struct pair_end {
 	int rd, wr;
@@ -110,11 +111,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	dev = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-	if (dev < 0) {
-		perror("/dev/kprofile");
-		return 2;
-	}
+	dev = kpt_open_dev();
 	pe = calloc(nthreads, sizeof(*pe));
 	tids = calloc(nthreads, sizeof(*tids));
 	if (!pe || !tids)

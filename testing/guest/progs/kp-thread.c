@@ -34,31 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/kprofile.h>
-
-static const char *ename(int e)
-{
-	switch (e) {
-	case 0: return "0";
-	case EBUSY: return "EBUSY";
-	case EINVAL: return "EINVAL";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	case ENOTTY: return "ENOTTY";
-	case EPERM: return "EPERM";
-	case ESRCH: return "ESRCH";
-	default: return strerror(e);
-	}
-}
-
-static int open_dev(void)
-{
-	int fd = open("/dev/kprofile", O_RDWR | O_CLOEXEC);
-
-	if (fd < 0) {
-		perror("/dev/kprofile");
-		exit(2);
-	}
-	return fd;
-}
+#include "kp_test.h"
 
 static int enable(int dev, __u32 flags)
 {
@@ -86,15 +62,15 @@ static void nap(int n)
 static int mode_self(int n)
 {
 	struct kprofile_thread_data d;
-	int dev = open_dev(), tp = enable(dev, 0);
+	int dev = kpt_open_dev(), tp = enable(dev, 0);
 
 	if (tp < 0) {
-		printf("enable=%s\n", ename(errno));
+		printf("enable=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	nap(n);
 	if (ioctl(tp, KPROFILE_IOC_THREAD_READ, &d)) {
-		printf("read=%s\n", ename(errno));
+		printf("read=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	printf("switches=%llu\ncycles=%llu\nthreads=%llu\nvalid=%d\ncount=%u\nreason=%s\n",
@@ -108,18 +84,18 @@ static int mode_self(int n)
 
 static int mode_second(void)
 {
-	int a = open_dev(), b = open_dev(), tp, tp2;
+	int a = kpt_open_dev(), b = kpt_open_dev(), tp, tp2;
 
 	tp = enable(a, 0);
 	if (tp < 0) {
-		printf("first=%s\n", ename(errno));
+		printf("first=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	tp2 = enable(b, 0);
-	printf("second=%s\n", tp2 < 0 ? ename(errno) : "0");
+	printf("second=%s\n", tp2 < 0 ? kpt_errname(errno) : "0");
 	close(tp);
 	tp2 = enable(b, 0);
-	printf("again=%s\n", tp2 < 0 ? ename(errno) : "0");
+	printf("again=%s\n", tp2 < 0 ? kpt_errname(errno) : "0");
 	return 0;
 }
 
@@ -141,14 +117,14 @@ static int mode_inherit(void)
 	};
 	struct kprofile_thread_data d;
 	unsigned long long sw = 0, wsw = 0;
-	int dev = open_dev(), tp, exited = 0, child_ok = 0;
+	int dev = kpt_open_dev(), tp, exited = 0, child_ok = 0;
 	pthread_t t;
 	pid_t child;
 	__u32 i;
 
 	tp = enable(dev, KPROFILE_THREAD_INHERIT);
 	if (tp < 0) {
-		printf("enable=%s\n", ename(errno));
+		printf("enable=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	pthread_create(&t, NULL, worker, NULL);
@@ -161,7 +137,7 @@ static int mode_inherit(void)
 	waitpid(child, NULL, 0);
 	if (ioctl(tp, KPROFILE_IOC_THREAD_LIST, &lst) ||
 	    ioctl(tp, KPROFILE_IOC_THREAD_READ, &d)) {
-		printf("read=%s\n", ename(errno));
+		printf("read=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	for (i = 0; i < lst.count && i < 16; i++) {
@@ -183,15 +159,15 @@ static int mode_inherit(void)
 static int mode_config(void)
 {
 	struct kprofile_hw_config_set cs;
-	int dev = open_dev();
+	int dev = kpt_open_dev();
 
 	memset(&cs, 0, sizeof(cs));
 	cs.config.count = KPROFILE_MAX_COUNTERS + 1;
 	printf("too_many=%s\n",
-	       ioctl(dev, KPROFILE_IOC_SET_HW_CONFIG_EX, &cs) ? ename(errno) : "0");
+	       ioctl(dev, KPROFILE_IOC_SET_HW_CONFIG_EX, &cs) ? kpt_errname(errno) : "0");
 	memset(&cs, 0, sizeof(cs));
 	printf("empty=%s\n",
-	       ioctl(dev, KPROFILE_IOC_SET_HW_CONFIG_EX, &cs) ? ename(errno) : "0");
+	       ioctl(dev, KPROFILE_IOC_SET_HW_CONFIG_EX, &cs) ? kpt_errname(errno) : "0");
 	printf("reason=%s\n", cs.reason);
 	return 0;
 }
@@ -203,14 +179,14 @@ static int mode_exec_child(char **argv)
 		.count = 16, .entries = (uintptr_t)ent,
 	};
 	struct kprofile_thread_data d;
-	int dev = open_dev(), tp, found = 0;
+	int dev = kpt_open_dev(), tp, found = 0;
 	unsigned long long cycles = 0;
 	__u32 i, flags = 0;
 	pid_t child;
 
 	tp = enable(dev, KPROFILE_THREAD_INHERIT);
 	if (tp < 0) {
-		printf("enable=%s\n", ename(errno));
+		printf("enable=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	child = fork();
@@ -224,7 +200,7 @@ static int mode_exec_child(char **argv)
 	waitpid(child, NULL, 0);
 	if (ioctl(tp, KPROFILE_IOC_THREAD_LIST, &lst) ||
 	    ioctl(tp, KPROFILE_IOC_THREAD_READ, &d)) {
-		printf("read=%s\n", ename(errno));
+		printf("read=%s\n", kpt_errname(errno));
 		return 1;
 	}
 	for (i = 0; i < lst.count && i < 16; i++) {

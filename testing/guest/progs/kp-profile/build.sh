@@ -8,8 +8,9 @@ out=$1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../../.." && pwd)
 [ -n "$out" ] || { echo "usage: $0 OUT" >&2; exit 2; }
-newest=$(ls -t "$here"/*.[ch] "$root/include/uapi/linux/kprofile.h" | head -n1)
+newest=$(ls -t "$here"/*.[ch] "$root/include/uapi/linux/kprofile.h" "$root/testing/lib/kp_test.h" |
+	head -n1)
 [ "$out/kp-profile" -nt "$newest" ] && exit 0
 gcc -static -no-pie -O2 -g -Wall -Wextra -Werror -pthread \
-	-I"$root/include/uapi" -o "$out/kp-profile" "$here/main.c" \
+	-I"$root/include/uapi" -I"$root/testing/lib" -o "$out/kp-profile" "$here/main.c" \
 	"$here/create.c" "$here/priv.c"

@@ -42,21 +42,13 @@ int proc = -1;
 
 void die(const char *what)
 {
-	fprintf(stderr, "kp-profile: %s: %s\n", what, strerror(errno));
-	exit(2);
-}
-
-const char *errname(int e)
-{
-	const char *n = strerrorname_np(e);
-
-	return n ? n : "E?";
+	kpt_die_status(2, what);
 }
 
 /* "OK" for 0, else the errno's name. */
 const char *res(int e)
 {
-	return e ? errname(e) : "OK";
+	return e ? kpt_errname(e) : "OK";
 }
 
 double cpu_seconds(void)
@@ -298,7 +290,7 @@ void print_stats_ex(int fd, const char *prefix)
 
 	if (ioctl(fd, KPROFILE_IOC_PROFILE_STATS_EX, &sx)) {
 		printf("%sflags=%s\n%snot_dumpable=%s\n", prefix,
-		       errname(errno), prefix, errname(errno));
+		       kpt_errname(errno), prefix, kpt_errname(errno));
 		return;
 	}
 	printf("%sflags=%u\n%snot_dumpable=%llu\n", prefix, sx.flags, prefix,

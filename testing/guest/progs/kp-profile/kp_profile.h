@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <linux/kprofile.h>
+#include "kp_test.h"
 
 extern const char __executable_start[], etext[];
 extern const char __start_kp_phot[], __stop_kp_phot[];
@@ -31,7 +32,6 @@ struct create {
 
 uint64_t kp_profile_hot(uint64_t n);
 void die(const char *what);
-const char *errname(int e);
 const char *res(int e);
 double cpu_seconds(void);
 void drop_caps(void);

@@ -72,7 +72,7 @@ static int cmd_try(int argc, char **argv)
 			return 2;
 		}
 	fd = create(&c);
-	printf("result=%s\n", fd >= 0 ? "OK" : errname(-fd));
+	printf("result=%s\n", fd >= 0 ? "OK" : kpt_errname(-fd));
 	if (fd >= 0)
 		close(fd);
 	return 0;
@@ -95,7 +95,7 @@ static int cmd_self(int argc, char **argv)
 	}
 	fd = create(&c);
 	if (fd < 0)
-		return printf("result=%s\n", errname(-fd)), 0;
+		return printf("result=%s\n", kpt_errname(-fd)), 0;
 	nb = c.req.buffer_size / 4;
 	buckets_of(&c, (uintptr_t)__start_kp_phot, (uintptr_t)__stop_kp_phot,
 		   &first, &last);
@@ -218,7 +218,7 @@ static int cmd_watch(int argc, char **argv, enum watch kind)
 		c.req.pid = child;
 	}
 	fd = create(&c);
-	printf("result=%s\n", fd < 0 ? errname(-fd) : "OK");
+	printf("result=%s\n", fd < 0 ? kpt_errname(-fd) : "OK");
 	if (fd >= 0 && undump_target)
 		make_undumpable(c.req.pid);
 	e = fd < 0 ? 0 : xioctl(fd, KPROFILE_IOC_START, NULL);
@@ -244,7 +244,7 @@ static int cmd_watch(int argc, char **argv, enum watch kind)
 	printf("buckets=%llu\n",
 	       (unsigned long long)sum(&c, 0, c.req.buffer_size / 4 - 1));
 	printf("stop=%s\n", res(xioctl(fd, KPROFILE_IOC_STOP, NULL)));
-	printf("close=%s\n", close(fd) ? errname(errno) : "OK");
+	printf("close=%s\n", close(fd) ? kpt_errname(errno) : "OK");
 	return 0;
 }
 
@@ -258,7 +258,7 @@ static int cmd_states(void)
 	create_defaults(&c);
 	fd = create(&c);
 	if (fd < 0)
-		return printf("result=%s\n", errname(-fd)), 0;
+		return printf("result=%s\n", kpt_errname(-fd)), 0;
 	printf("stop_stopped=%s\n",
 	       res(xioctl(fd, KPROFILE_IOC_STOP, NULL)));
 	child = fork();
@@ -294,11 +294,11 @@ static int cmd_close_mid(void)
 	create_defaults(&c);
 	fd = create(&c);
 	if (fd < 0)
-		return printf("result=%s\n", errname(-fd)), 0;
+		return printf("result=%s\n", kpt_errname(-fd)), 0;
 	printf("start=%s\n", res(xioctl(fd, KPROFILE_IOC_START, NULL)));
 	kp_profile_hot(50000000);
 	print_stats(fd, "");
-	printf("close=%s\n", close(fd) ? errname(errno) : "OK");
+	printf("close=%s\n", close(fd) ? kpt_errname(errno) : "OK");
 	/* The buckets stay, and nothing writes them any more. */
 	printf("in_range=%llu\n",
 	       (unsigned long long)sum(&c, 0, c.req.buffer_size / 4 - 1));
@@ -362,15 +362,15 @@ static int cmd_hotplug(void)
 	c.cpus = 2;
 	fd = create(&c);
 	if (fd < 0)
-		return printf("result=%s\n", errname(-fd)), 0;
+		return printf("result=%s\n", kpt_errname(-fd)), 0;
 	printf("start=%s\n", res(xioctl(fd, KPROFILE_IOC_START, NULL)));
 	printf("hits_cpu1=%llu\n", wait_hits(fd, 0));
-	printf("offline=%s\n", write_file(online, "0") ? errname(errno) : "OK");
+	printf("offline=%s\n", write_file(online, "0") ? kpt_errname(errno) : "OK");
 	before = hits_now(fd);
 	usleep(300000);
 	printf("hits_while_offline=%llu\n", hits_now(fd) - before);
 	before = hits_now(fd);
-	printf("online=%s\n", write_file(online, "1") ? errname(errno) : "OK");
+	printf("online=%s\n", write_file(online, "1") ? kpt_errname(errno) : "OK");
 	after = wait_hits(fd, before);
 	printf("hits_after_online=%llu\n", after - before);
 	printf("stop=%s\n", res(xioctl(fd, KPROFILE_IOC_STOP, NULL)));
@@ -386,7 +386,7 @@ static int cmd_hold(int argc, char **argv)
 	create_defaults(&c);
 	fd = create(&c);
 	if (fd < 0)
-		return printf("result=%s\n", errname(-fd)), 0;
+		return printf("result=%s\n", kpt_errname(-fd)), 0;
 	printf("start=%s\n", res(xioctl(fd, KPROFILE_IOC_START, NULL)));
 	close(dev);	/* only the profile fd holds the module now */
 	fflush(stdout);

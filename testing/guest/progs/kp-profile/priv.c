@@ -60,7 +60,7 @@ int cmd_exec_watch(int argc, char **argv)
 		return fprintf(stderr, "kp-profile: exec-watch PROG\n"), 2;
 	hot_profile(&c, "shared");
 	fd = create(&c);
-	printf("result=%s\n", fd < 0 ? errname(-fd) : "OK");
+	printf("result=%s\n", fd < 0 ? kpt_errname(-fd) : "OK");
 	if (fd < 0)
 		return 0;
 	e = xioctl(fd, KPROFILE_IOC_START, NULL);
@@ -97,7 +97,7 @@ int cmd_lost(int argc, char **argv)
 
 	hot_profile(&c, "ok");
 	fd = create(&c);
-	printf("result=%s\n", fd < 0 ? errname(-fd) : "OK");
+	printf("result=%s\n", fd < 0 ? kpt_errname(-fd) : "OK");
 	if (fd < 0)
 		return 0;
 	e = xioctl(fd, KPROFILE_IOC_START, NULL);
@@ -156,7 +156,7 @@ int cmd_machine(void)
 	printf("hw_config_reason=%s\n", hw.reason);
 	memset(&te, 0, sizeof(te));
 	fd = ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
-	printf("thread_enable=%s\n", fd < 0 ? errname(errno) : "OK");
+	printf("thread_enable=%s\n", fd < 0 ? kpt_errname(errno) : "OK");
 	if (fd >= 0)
 		close(fd);
 	return 0;
@@ -169,7 +169,7 @@ int cmd_thread_try(void)
 
 	memset(&te, 0, sizeof(te));
 	fd = ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
-	printf("thread_enable=%s\n", fd < 0 ? errname(errno) : "OK");
+	printf("thread_enable=%s\n", fd < 0 ? kpt_errname(errno) : "OK");
 	if (fd >= 0)
 		close(fd);
 	return 0;
@@ -182,7 +182,7 @@ int cmd_thread_hold(int argc, char **argv)
 
 	memset(&te, 0, sizeof(te));
 	fd = ioctl(dev, KPROFILE_IOC_THREAD_ENABLE, &te);
-	printf("held=%s\npid=%d\n", fd < 0 ? errname(errno) : "OK", getpid());
+	printf("held=%s\npid=%d\n", fd < 0 ? kpt_errname(errno) : "OK", getpid());
 	fflush(stdout);
 	if (fd < 0)
 		return 0;

@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include <linux/kprofile.h>
+#include "kp_test.h"
 
 #define KADDR	0x8000000000000000ULL	/* kernel addresses have bit 63 */
 #define NOINLINE __attribute__((noinline, noclone))
@@ -93,32 +94,8 @@ static NOINLINE void spin(double seconds)
 		caller(20000);
 }
 
-static void die(const char *what)
-{
-	fprintf(stderr, "kp-stream: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static const char *errname(int e)
-{
-	switch (e) {
-	case 0: return "OK";
-	case EINVAL: return "EINVAL";
-	case EFAULT: return "EFAULT";
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ESRCH: return "ESRCH";
-	case ENOMEM: return "ENOMEM";
-	case EBUSY: return "EBUSY";
-	case EALREADY: return "EALREADY";
-	case ENOTTY: return "ENOTTY";
-	case EOPNOTSUPP: return "EOPNOTSUPP";
-	default: return strerror(e);
-	}
-}
-
 /* Function extents: from its address to the next known function's. */
-static uintptr_t known[9];
+static uintptr_t known[7];
 
 static void know_functions(void)
 {
@@ -126,11 +103,9 @@ static void know_functions(void)
 	known[1] = (uintptr_t)caller;
 	known[2] = (uintptr_t)spin;
 	known[3] = (uintptr_t)now;
-	known[4] = (uintptr_t)die;
-	known[5] = (uintptr_t)errname;
-	known[6] = (uintptr_t)know_functions;
-	known[7] = (uintptr_t)main;
-	known[8] = (uintptr_t)touch;
+	known[4] = (uintptr_t)know_functions;
+	known[5] = (uintptr_t)main;
+	known[6] = (uintptr_t)touch;
 }
 
 static int in_function(uint64_t addr, void (*fn)(unsigned long))
@@ -158,7 +133,7 @@ static int dev_fd(void)
 	int fd = open("/dev/" KPROFILE_DEVICE_NAME, O_RDWR | O_CLOEXEC);
 
 	if (fd < 0)
-		die("/dev/" KPROFILE_DEVICE_NAME);
+		kpt_die("/dev/" KPROFILE_DEVICE_NAME);
 	return fd;
 }
 
@@ -184,7 +159,7 @@ static void init_req(struct kprofile_create_stream *req, __u32 target,
 static void info(struct stream *s)
 {
 	if (ioctl(s->fd, KPROFILE_IOC_STREAM_INFO, &s->info))
-		die("KPROFILE_IOC_STREAM_INFO");
+		kpt_die("KPROFILE_IOC_STREAM_INFO");
 }
 
 static void open_stream(struct stream *s, int dev,
@@ -193,7 +168,7 @@ static void open_stream(struct stream *s, int dev,
 	s->fd = create(dev, req);
 	if (s->fd < 0) {
 		errno = -s->fd;
-		die("KPROFILE_IOC_CREATE_STREAM");
+		kpt_die("KPROFILE_IOC_CREATE_STREAM");
 	}
 	info(s);
 	s->len = (size_t)s->info.nr_rings * (1 + s->info.ring_pages) *
@@ -201,7 +176,7 @@ static void open_stream(struct stream *s, int dev,
 	s->map = mmap(NULL, s->len, PROT_READ | PROT_WRITE, MAP_SHARED,
 		      s->fd, 0);
 	if (s->map == MAP_FAILED)
-		die("mmap");
+		kpt_die("mmap");
 }
 
 static struct kprofile_stream_page *ring(struct stream *s, unsigned int i)
@@ -359,13 +334,13 @@ static void drain(struct stream *s, struct tally *t)
 static void start(struct stream *s)
 {
 	if (ioctl(s->fd, KPROFILE_IOC_START))
-		die("KPROFILE_IOC_START");
+		kpt_die("KPROFILE_IOC_START");
 }
 
 static void stop(struct stream *s)
 {
 	if (ioctl(s->fd, KPROFILE_IOC_STOP))
-		die("KPROFILE_IOC_STOP");
+		kpt_die("KPROFILE_IOC_STOP");
 	info(s);
 }
 
@@ -424,7 +399,7 @@ static int cmd_self(double seconds)
 	open_stream(&s, dev_fd(), &req);
 	start(&s);
 	if (pthread_create(&th, NULL, reader, arg))
-		die("pthread_create");
+		kpt_die("pthread_create");
 	spin(seconds);
 	stop(&s);
 	__atomic_store_n(&reading, 0, __ATOMIC_RELEASE);
@@ -456,13 +431,13 @@ static void child_family(int wfd)
 	pid_t g = fork();
 
 	if (g < 0)
-		die("fork");
+		kpt_die("fork");
 	if (!g) {
 		spin(0.3);
 		_exit(0);
 	}
 	if (write(wfd, &g, sizeof(g)) != sizeof(g))
-		die("write");
+		kpt_die("write");
 	spin(0.3);
 	waitpid(g, NULL, 0);
 	execl("/bin/true", "true", (char *)NULL);
@@ -485,18 +460,18 @@ static int cmd_inherit(int inherit)
 	req.ring_pages = 256;
 	open_stream(&s, dev_fd(), &req);
 	if (pipe(p))
-		die("pipe");
+		kpt_die("pipe");
 	start(&s);
 	c = fork();
 	if (c < 0)
-		die("fork");
+		kpt_die("fork");
 	if (!c) {
 		close(p[0]);
 		child_family(p[1]);
 	}
 	close(p[1]);
 	if (read(p[0], &g, sizeof(g)) != sizeof(g))
-		die("read");
+		kpt_die("read");
 	spin(0.2);
 	waitpid(c, NULL, 0);
 	stop(&s);
@@ -540,7 +515,7 @@ static int cmd_exec(char **argv)
 	start(&s);
 	c = fork();
 	if (c < 0)
-		die("fork");
+		kpt_die("fork");
 	if (!c) {
 		spin(0.3);
 		execv(argv[0], argv);
@@ -581,7 +556,7 @@ static int cmd_kernel(double seconds)
 
 	z = open("/dev/zero", O_RDONLY);
 	if (z < 0)
-		die("/dev/zero");
+		kpt_die("/dev/zero");
 	init_req(&req, KPROFILE_TARGET_SELF, KPROFILE_STREAM_CALLCHAIN,
 		 KPROFILE_MODE_BOTH, time_src, 1);
 	open_stream(&k, dev, &req);
@@ -594,7 +569,7 @@ static int cmd_kernel(double seconds)
 		double t0 = now();
 
 		if (read(z, buf, sizeof(buf)) < 0)
-			die("read");
+			kpt_die("read");
 		/* As long in user mode as the read took in the kernel. */
 		spin(now() - t0);
 		drain(&k, &tk);
@@ -628,7 +603,7 @@ static int cmd_system(void)
 	start(&s);
 	c = fork();
 	if (c < 0)
-		die("fork");
+		kpt_die("fork");
 	if (!c) {
 		spin(0.3);
 		_exit(0);
@@ -686,10 +661,10 @@ static void drop_caps(void)
 	struct __user_cap_data_struct d[2];
 
 	if (syscall(SYS_capget, &h, d))
-		die("capget");
+		kpt_die("capget");
 	d[0].effective = d[1].effective = 0;
 	if (syscall(SYS_capset, &h, d))
-		die("capset");
+		kpt_die("capset");
 }
 
 /* Run @fn in a child without capabilities: its errno, as exit status. */
@@ -699,7 +674,7 @@ static int unprivileged(int (*fn)(int dev), int dev)
 	pid_t c = fork();
 
 	if (c < 0)
-		die("fork");
+		kpt_die("fork");
 	if (!c) {
 		drop_caps();
 		_exit(fn(dev));
@@ -767,7 +742,7 @@ static int nocap_memlock(int dev)
 		fd = create(dev, &r);					\
 		if (fd >= 0)						\
 			close(fd);					\
-		printf("%s=%s\n", name, errname(fd < 0 ? -fd : 0));	\
+		printf("%s=%s\n", name, kpt_errname(fd < 0 ? -fd : 0));	\
 	} while (0)
 
 static int mmap_errno(struct stream *s, size_t len, off_t off, int flags)
@@ -824,24 +799,24 @@ static int cmd_errors(void)
 	TRY("sources_fault", r.sources = 8);
 	gone = fork();
 	if (gone < 0)
-		die("fork");
+		kpt_die("fork");
 	if (!gone)
 		_exit(0);
 	waitpid(gone, NULL, 0);
 	TRY("pid_gone", (r.target = KPROFILE_TARGET_PID, r.pid = gone));
 	TRY("pid_self", (r.target = KPROFILE_TARGET_PID, r.pid = getpid()));
-	printf("nocap_kernel=%s\n", errname(unprivileged(nocap_kernel, dev)));
-	printf("nocap_system=%s\n", errname(unprivileged(nocap_system, dev)));
-	printf("nocap_user=%s\n", errname(unprivileged(nocap_user, dev)));
+	printf("nocap_kernel=%s\n", kpt_errname(unprivileged(nocap_kernel, dev)));
+	printf("nocap_system=%s\n", kpt_errname(unprivileged(nocap_system, dev)));
+	printf("nocap_user=%s\n", kpt_errname(unprivileged(nocap_user, dev)));
 	printf("nocap_memlock=%s\n",
-	       errname(unprivileged(nocap_memlock, dev)));
+	       kpt_errname(unprivileged(nocap_memlock, dev)));
 
 	init_req(&req, KPROFILE_TARGET_SELF, 0, KPROFILE_MODE_USER, time_src,
 		 1);
 	s.fd = create(dev, &req);
 	if (s.fd < 0) {
 		errno = -s.fd;
-		die("KPROFILE_IOC_CREATE_STREAM");
+		kpt_die("KPROFILE_IOC_CREATE_STREAM");
 	}
 	info(&s);
 	printf("nr_rings=%u\nring_pages=%u\npage_size=%u\nstarted=%u\n",
@@ -853,19 +828,19 @@ static int cmd_errors(void)
 	printf("cloexec=%d\n", (fcntl(s.fd, F_GETFD) & FD_CLOEXEC) != 0);
 	s.len = (size_t)s.info.nr_rings * (1 + s.info.ring_pages) *
 		s.info.page_size;
-	printf("mmap_short=%s\n", errname(mmap_errno(&s, s.len -
+	printf("mmap_short=%s\n", kpt_errname(mmap_errno(&s, s.len -
 						     s.info.page_size, 0,
 						     MAP_SHARED)));
-	printf("mmap_long=%s\n", errname(mmap_errno(&s, s.len +
+	printf("mmap_long=%s\n", kpt_errname(mmap_errno(&s, s.len +
 						    s.info.page_size, 0,
 						    MAP_SHARED)));
-	printf("mmap_offset=%s\n", errname(mmap_errno(&s, s.len,
+	printf("mmap_offset=%s\n", kpt_errname(mmap_errno(&s, s.len,
 						      s.info.page_size,
 						      MAP_SHARED)));
-	printf("mmap_private=%s\n", errname(mmap_errno(&s, s.len, 0,
+	printf("mmap_private=%s\n", kpt_errname(mmap_errno(&s, s.len, 0,
 						       MAP_PRIVATE)));
 	s.map = mmap(NULL, s.len, PROT_READ | PROT_WRITE, MAP_SHARED, s.fd, 0);
-	printf("mmap_ok=%s\n", errname(s.map == MAP_FAILED ? errno : 0));
+	printf("mmap_ok=%s\n", kpt_errname(s.map == MAP_FAILED ? errno : 0));
 	if (s.map == MAP_FAILED)
 		return 0;
 	for (i = 0; i < s.info.nr_rings; i++) {
@@ -879,18 +854,18 @@ static int cmd_errors(void)
 	}
 	printf("pages_ok=%d\n", ok);
 	printf("stop_stopped=%s\n",
-	       errname(ioctl(s.fd, KPROFILE_IOC_STOP) ? errno : 0));
+	       kpt_errname(ioctl(s.fd, KPROFILE_IOC_STOP) ? errno : 0));
 	printf("start=%s\n",
-	       errname(ioctl(s.fd, KPROFILE_IOC_START) ? errno : 0));
+	       kpt_errname(ioctl(s.fd, KPROFILE_IOC_START) ? errno : 0));
 	printf("start_started=%s\n",
-	       errname(ioctl(s.fd, KPROFILE_IOC_START) ? errno : 0));
+	       kpt_errname(ioctl(s.fd, KPROFILE_IOC_START) ? errno : 0));
 	info(&s);
 	printf("started_now=%u\n", s.info.started);
-	printf("stop=%s\n", errname(ioctl(s.fd, KPROFILE_IOC_STOP) ? errno : 0));
+	printf("stop=%s\n", kpt_errname(ioctl(s.fd, KPROFILE_IOC_STOP) ? errno : 0));
 	printf("restart=%s\n",
-	       errname(ioctl(s.fd, KPROFILE_IOC_START) ? errno : 0));
+	       kpt_errname(ioctl(s.fd, KPROFILE_IOC_START) ? errno : 0));
 	printf("bad_ioctl=%s\n",
-	       errname(ioctl(s.fd, _IO(KPROFILE_IOC_MAGIC, 0x5f)) ? errno : 0));
+	       kpt_errname(ioctl(s.fd, _IO(KPROFILE_IOC_MAGIC, 0x5f)) ? errno : 0));
 	/* Close while started and mapped: the mapping keeps the rings. */
 	close(s.fd);
 	printf("mapped_after_close=%d\n",
