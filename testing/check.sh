@@ -48,9 +48,13 @@
 #
 # What counts as one test: a KUnit test case or parameter, a guest TAP
 # line, a ctest test, a checkpatch'd file, a sparse run per kernel, a
-# build, a host hook (or the "passed=N failed=M" it prints), plus one
+# build, a host hook (or each result of the TAP it prints), plus one
 # failed test for each problem found around them (a kernel report on the
 # console, a hang, a missing result, a plan mismatch, a kmemleak report).
+# Every layer that counts its tests prints TAP 14 (testing/lib/tap.sh on
+# the host, lib.sh in guests, KTAP from KUnit, re-emitted flat by
+# testing/lib/tap.py --tap where a runner wraps an inner stream), and
+# run_counted counts it with testing/lib/tap.py.
 # Skipped tests are counted apart.  The last line is "N passed, M failed";
 # the exit status is non-zero when M > 0.  Logs: build/check/.
 set -uo pipefail
@@ -153,8 +157,9 @@ kernel_cold() {
 	cold+=("$b s to build $what (not cached)")
 }
 
-# run_counted NAME CMD...: CMD prints "passed=N failed=M skipped=K" last
-# (testing/lib/tap.py, the runners); its FAIL lines are shown.
+# run_counted NAME CMD...: CMD prints TAP; testing/lib/tap.py counts it
+# (a missing plan, a plan mismatch or a non-zero exit with every result
+# passed is one more failure) and its FAIL lines are shown.
 run_counted() {
 	local name=$1 log=$logs/$1.log counts
 	over_budget "$name" && return 0
@@ -162,15 +167,15 @@ run_counted() {
 	echo "-- $name"
 	"$@" >"$log" 2>&1
 	local rc=$?
-	grep -E '^(FAIL|skip):|^  \| ' "$log" | sed 's/^/   /' | head -n 150
-	counts=$(sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$log" | tail -n1)
+	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
+		--exit-status "$rc" "$log" >"$logs/$name.counted" 2>&1
+	grep -E '^(FAIL|skip):|^  \| ' "$logs/$name.counted" | sed 's/^/   /' | head -n 150
+	counts=$(sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' \
+		"$logs/$name.counted" | tail -n1)
 	if [ -z "$counts" ]; then
-		echo "   FAIL: $name gave no result (exit $rc); log: $log"
+		echo "   FAIL: $name: its output could not be counted (exit $rc); log: $log"
 		tail -n 15 "$log" | sed 's/^/   | /'
 		counts="0 1 0"
-	elif [ $rc != 0 ] && [ "$(echo "$counts" | cut -d' ' -f2)" = 0 ]; then
-		echo "   FAIL: $name exited $rc; log: $log"
-		counts="$(echo "$counts" | cut -d' ' -f1) 1 $(echo "$counts" | cut -d' ' -f3)"
 	fi
 	# shellcheck disable=SC2086
 	record "$name" $counts
@@ -242,11 +247,13 @@ build_tool() {
 	rm -f "$out"
 	return "$rc"
 }
-# vm_tap NAME CMD...: CMD runs the guest tests and prints their TAP.
+# vm_tap NAME CMD...: CMD runs the guest tests and prints their TAP;
+# printed again flat, with one more failure when the guest failed as a
+# whole (hang, kernel report, crash).
 # KP_VM_EXPECT="30-profiles ..." (set by a caller that runs only those
 # scripts): the scripts that must have a result; default: every one.
 vm_tap() {
-	local name=$1 rc=0 t expect=()
+	local name=$1 rc=0 t expect=() why=()
 	shift
 	"$@" >"$logs/$name.tap" 2>"$logs/$name.err" || rc=$?
 	if [ -n "${KP_VM_EXPECT:-}" ]; then
@@ -256,17 +263,10 @@ vm_tap() {
 			[ -f "$t" ] && expect+=(--expect "$(basename "$t" .sh)")
 		done
 	fi
-	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
-		"${expect[@]}" "$logs/$name.tap" >"$logs/$name.parsed"
-	if [ $rc = 0 ]; then
-		cat "$logs/$name.parsed"
-		return
-	fi
-	# The guest failed as a whole (hang, kernel report, crash): one more failure.
-	echo "FAIL: $name: $(grep -v '^vm.sh: note' "$logs/$name.err" | head -n 8 | tr '\n' ' ')"
-	grep -v '^passed=' "$logs/$name.parsed"
-	sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/$name.parsed" |
-		{ read -r p f s; echo "passed=${p:-0} failed=$((${f:-0} + 1)) skipped=${s:-0}"; }
+	[ $rc = 0 ] ||
+		why=(--fail "the guest run failed (status $rc): $(grep -v '^vm.sh: note' "$logs/$name.err" | head -n 8 | tr '\n' ' ')")
+	python3 "$KP_ROOT/testing/lib/tap.py" --tap --require-top-plan \
+		"${expect[@]}" "${why[@]}" "$logs/$name.tap"
 }
 # vm_tests CPU [SCRIPTS]: the guest tests (all, or SCRIPTS) in Debian's
 # kernel on the CPU model.
@@ -286,31 +286,39 @@ guest_scripts_but() {
 	done
 	echo "$out"
 }
+# ctest_counts: the tool's unit tests, one TAP line per ctest test, after
+# ctest's own line (as a diagnostic) and before the output ctest shows
+# of a failed one (diagnostics tap.py shows with the failure).
 ctest_counts() {
-	local out rc=0
-	out=$(ctest --test-dir "$KP_BUILD/tool" -j2 --output-on-failure 2>&1) || rc=$?
-	printf '%s\n' "$out"
-	printf '%s\n' "$out" | sed -n 's/^ *[0-9]*\/[0-9]* Test *#[0-9]*: \([^ ]*\) .*\*\*\*Failed.*/FAIL: ctest \1/p'
-	local t f
-	t=$(printf '%s\n' "$out" | sed -n 's/.* tests failed out of \([0-9]*\).*/\1/p' | tail -n1)
-	f=$(printf '%s\n' "$out" | sed -n 's/.*tests passed, \([0-9]*\) tests failed out of.*/\1/p' | tail -n1)
-	[ -n "$t" ] || { echo "FAIL: ctest found no tests"; echo "passed=0 failed=1 skipped=0"; return 1; }
-	echo "passed=$((t - f)) failed=$f skipped=0"
-	[ "$f" = 0 ] && [ $rc = 0 ]
+	local rc=0
+	ctest --test-dir "$KP_BUILD/tool" -j2 --output-on-failure >"$logs/ctest.out" 2>&1 || rc=$?
+	awk '
+		{ print "# " $0 }
+		/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / {
+			n++
+			if ($0 ~ /\*\*\*|Not Run/)
+				print "not ok " n " - ctest " $4
+			else
+				print "ok " n " - ctest " $4
+		}
+		END { print "1.." n }' "$logs/ctest.out"
+	return $rc
 }
+# host_hook HOOK: a hook that prints TAP (testing/host/lib.sh), or else
+# one test that passes when it exits 0.
 host_hook() {
-	local h=$1 out rc=0 counts
+	local h=$1 out rc=0
 	out=$("$h" 2>&1) || rc=$?
-	printf '%s\n' "$out"
-	counts=$(printf '%s\n' "$out" | grep -E '^passed=[0-9]+ failed=[0-9]+ skipped=[0-9]+$' | tail -n1)
-	if [ -n "$counts" ]; then
-		[ $rc = 0 ] || case $counts in *" failed=0 "*) echo "FAIL: $h exited $rc"; counts=${counts/failed=0/failed=1} ;; esac
-		echo "$counts"
-	elif [ $rc = 0 ]; then
-		echo "passed=1 failed=0 skipped=0"
+	if printf '%s\n' "$out" | grep -qE '^1\.\.[0-9]+$'; then
+		printf '%s\n' "$out"
+		return $rc
+	fi
+	printf '%s\n' "$out" | sed 's/^/# /'
+	echo "1..1"
+	if [ $rc = 0 ]; then
+		echo "ok 1 - $(basename "$h")"
 	else
-		echo "FAIL: $(basename "$h") exited $rc"
-		echo "passed=0 failed=1 skipped=0"
+		echo "not ok 1 - $(basename "$h") exited $rc"
 	fi
 }
 

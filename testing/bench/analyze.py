@@ -9,7 +9,7 @@ every figure and the raw measurements to OUT.  Medians are over rounds;
 "[a, b]" is the range (min, max) over rounds.  Every ratio pairs
 measurements of the same round and boot.  --check: smoke mode, count each
 measurement that ran (exit 0, samples where sampling) as a test and print
-"passed=N failed=M skipped=0".
+the results as TAP after the tables (make check's bench-smoke layer).
 """
 import argparse
 import json
@@ -390,25 +390,22 @@ def targets(res):
 
 
 def check(recs_by_mode):
-    passed = failed = 0
+    """TAP: one result per section, stream configuration and measurement."""
+    results = []
+
+    def result(ok, what):
+        results.append(("ok" if ok else "not ok", what))
+
     for mode, recs in recs_by_mode.items():
         sections = {r["section"] for r in recs}
         for s in ("machine", "slowdown", "kernel", "interrupts"):
-            if s in sections:
-                passed += 1
-            else:
-                failed += 1
-                print("FAIL: bench %s: no %s measurements" % (mode, s))
-        # Issue 13's rows: the sample stream in the kernel section, and
-        # record -g in the slowdown section.
+            result(s in sections, "bench %s: %s measurements" % (mode, s))
+        # The sample stream in the kernel section, and record -g in the
+        # slowdown section.
         cfgs = {(r["section"], r.get("cfg")) for r in recs}
         for s, cfg in ([("kernel", c) for c in STREAM_CFGS] +
                        [("slowdown", c) for c in ("kp1kg", "kp1kd", "pf1kd")]):
-            if (s, cfg) in cfgs:
-                passed += 1
-            else:
-                failed += 1
-                print("FAIL: bench %s: no %s %s measurements" % (mode, s, cfg))
+            result((s, cfg) in cfgs, "bench %s: %s %s measurements" % (mode, s, cfg))
         for r in recs:
             if r["section"] in ("machine", "timing"):
                 continue
@@ -425,13 +422,19 @@ def check(recs_by_mode):
             # the table), which is no failure of the pipeline.
             if r["section"] == "slowdown" and r["cfg"] == "kp1kd":
                 ok = ok and r.get("stream_samples", 0) > 0 and r.get("stream_lost", -1) >= 0
-            if ok:
-                passed += 1
-            else:
-                failed += 1
-                print("FAIL: bench %s: %s" % (mode, json.dumps(r, sort_keys=True)))
-    print("passed=%d failed=%d skipped=0" % (passed, failed))
-    return failed == 0
+            result(ok, "bench %s: %s %s" % (mode, r["section"], r.get("cfg", "")))
+            if not ok:
+                results.append(("#", json.dumps(r, sort_keys=True)))
+    print("TAP version 14")
+    n = 0
+    for status, what in results:
+        if status == "#":
+            print("# " + what)
+            continue
+        n += 1
+        print("%s %d - %s" % (status, n, what))
+    print("1..%d" % n)
+    return all(status != "not ok" for status, _ in results)
 
 
 def main():

@@ -18,7 +18,7 @@
 #                             [--out DIR] [--sections "slowdown kernel interrupts"]
 #   --smoke   one round, tiny workloads, one boot of the default machine;
 #             checks that every measurement ran and prints
-#             "passed=N failed=M skipped=0" (make check's bench layer)
+#             the results as TAP (make check's bench-smoke layer)
 #   --tool    measure this kprofile binary instead of building build/tool
 #             (e.g. a copy built from another commit, for before/after)
 #   --out     results in DIR (default build/bench, build/bench-smoke)

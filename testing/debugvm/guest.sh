@@ -20,8 +20,8 @@
 #             no select left enabled (/dev/cpu/N/msr); no NMI of
 #             unknown reason
 #   leak      kmemleak scan, rmmod kprofile, second scan
-# and prints, after the suite's stream, a second TAP stream between the
-# lines KP-DEBUGVM-BEGIN and KP-DEBUGVM-END: one result per check.
+# and prints one TAP 14 stream: the suite's (run-all.sh's) as subtest
+# "suite", the other steps' checks as subtest "checks", one result each.
 . /kp/debugvm/config
 n=0 failed=0
 out=/tmp/debugvm
@@ -53,15 +53,32 @@ for s in $DEBUGVM_STEPS; do
 	esac
 done
 
-rc=0
+tops=0
+! has suite || tops=$((tops + 1))
+[ $planned = 0 ] || tops=$((tops + 1))
+echo "TAP version 14"
+echo "1..$tops"
+top=0 rc=0
 if has suite; then
-	sh /kp/guest/run-all.sh || rc=1
+	echo "    # Subtest: suite"
+	{
+		sh /kp/guest/run-all.sh
+		echo $? >/tmp/debugvm-suite-rc
+	} 2>&1 | sed 's/^/    /'
+	top=$((top + 1))
+	if [ "$(cat /tmp/debugvm-suite-rc)" = 0 ]; then
+		echo "ok $top - suite"
+	else
+		echo "not ok $top - suite"
+		rc=1
+	fi
 fi
 grep -q '^kprofile ' /proc/modules || insmod "$KP_MODULE"
-
-echo "KP-DEBUGVM-BEGIN"
-echo "TAP version 14"
-echo "1..$planned"
+[ $planned = 0 ] || echo "    # Subtest: checks"
+# The checks, indented as a subtest; their count of failures is passed
+# out of the pipeline's subshell in a file.
+{
+[ $planned = 0 ] || echo "1..$planned"
 
 # msr_selects: "CPU:MSR=VALUE" for the event selects and the global or
 # fixed-counter controls of every online CPU, read through /dev/cpu/N/msr
@@ -391,7 +408,16 @@ if has leak; then
 		else not_ok "kmemleak: reports after rmmod kprofile" "$leaks"; fi
 	fi
 fi
-echo "KP-DEBUGVM-END"
-[ $failed = 0 ] || rc=1
+echo $failed >/tmp/debugvm-failed
+} 2>&1 | sed 's/^/    /'
+if [ $planned != 0 ]; then
+	top=$((top + 1))
+	if [ "$(cat /tmp/debugvm-failed 2>/dev/null)" = 0 ]; then
+		echo "ok $top - checks"
+	else
+		echo "not ok $top - checks"
+		rc=1
+	fi
+fi
 # The suite's runner needs the module loaded at the end; so does the init.
 exit $rc

@@ -23,8 +23,8 @@
 #             logs in build/debugvm-pmu-<cpu>/
 # Fails on any failed check, a kernel report on the console (BUG, WARNING,
 # KASAN, UBSAN, lockdep, RCU, ODEBUG, kmemleak: KP_BAD_CONSOLE), a hang or
-# a missing result.  Prints tap.py's lines, the last one
-# "passed=N failed=M skipped=K".  Logs: build/debugvm-<cpu>/.
+# a missing result.  Prints the results as one flat TAP stream
+# (testing/lib/tap.py --tap).  Logs: build/debugvm-<cpu>/.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
@@ -50,7 +50,7 @@ name=debugvm-$cpu
 [ $pmu = 0 ] || name=debugvm-pmu-$cpu
 logs=$KP_BUILD/$name
 mkdir -p "$logs"
-fail() { echo "FAIL: $name: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
+fail() { printf '1..1\nnot ok 1 - %s\n' "$name: $*"; exit 1; }
 
 if [ $debian = 1 ]; then
 	rel=$(kp_debian_release) || fail "no Debian kernel"
@@ -58,11 +58,11 @@ if [ $debian = 1 ]; then
 	bzimage=/boot/vmlinuz-$rel
 else
 	kdir=$("$KP_ROOT/testing/kunit-kernel.sh" debug 2>"$logs/kernel.log") ||
-		{ tail -n 30 "$logs/kernel.log"; fail "could not build the debug kernel (log: $logs/kernel.log)"; }
+		{ tail -n 30 "$logs/kernel.log" | sed 's/^/# /'; fail "could not build the debug kernel (log: $logs/kernel.log)"; }
 	bzimage=$kdir/arch/x86/boot/bzImage
 fi
 kmod=$("$KP_ROOT/testing/kbuild.sh" "$kdir" 2>"$logs/kbuild.log" | tail -n1) ||
-	{ tail -n 30 "$logs/kbuild.log"; fail "building the module failed (log: $logs/kbuild.log)"; }
+	{ tail -n 30 "$logs/kbuild.log" | sed 's/^/# /'; fail "building the module failed (log: $logs/kbuild.log)"; }
 tool=$(find "$KP_BUILD/tool" -maxdepth 3 -type f -name kprofile -perm -u+x 2>/dev/null | head -n1 || true)
 
 # The fuzzer, a root-owned set-user-ID copy of it, the guest script.
@@ -112,46 +112,28 @@ rc=0
 	--append "rcupdate.rcu_cpu_stall_timeout=120 nmi_watchdog=0 nosoftlockup" 2>"$logs/boot.err" || rc=$?
 echo "# $name: guest ran $(($(date +%s) - start)) s"
 
-# Two streams: the guest tests', then the layer's own checks.
-sed '/^KP-DEBUGVM-BEGIN$/,$d' "$logs/output.log" >"$logs/suite.tap"
-sed -n '/^KP-DEBUGVM-BEGIN$/,/^KP-DEBUGVM-END$/p' "$logs/output.log" |
-	grep -v '^KP-DEBUGVM-' >"$logs/checks.tap" || true
-grep '^# ' "$logs/checks.tap" | sed 's/^/  /' || true
-
-p=0 f=0 s=0
-add() {
-	local line
-	line=$(grep -E '^passed=[0-9]+ failed=[0-9]+ skipped=[0-9]+$' "$1" | tail -n1)
-	grep -v '^passed=' "$1" || true
-	[ -n "$line" ] || { echo "FAIL: $name: no result from $1"; f=$((f + 1)); return; }
-	eval "${line// /;}"
-	p=$((p + passed)) f=$((f + failed)) s=$((s + skipped))
-}
+# One stream: the guest tests' as subtest "suite", the layer's own
+# checks as subtest "checks" (guest.sh).
+expect=()
 case " $steps " in
 *" suite "*)
-	expect=()
 	for t in "$KP_ROOT"/testing/guest/[0-9][0-9]-*.sh; do
 		n=$(basename "$t" .sh)
 		if [ -z "$tests" ] || case " $tests " in *" $n "*) true ;; *) false ;; esac; then
-			expect+=(--expect "$n")
+			expect+=(--expect "suite/$n")
 		fi
 	done
-	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
-		"${expect[@]}" "$logs/suite.tap" >"$logs/suite.parsed" || true
-	add "$logs/suite.parsed"
 	;;
 esac
 # The other steps' checks (none when only the suite was asked for).
-if [ -n "$(printf '%s\n' $steps | grep -vx suite)" ]; then
-	python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" --require-top-plan \
-		"$logs/checks.tap" >"$logs/checks.parsed" || true
-	add "$logs/checks.parsed"
-fi
-if [ $rc != 0 ] && { [ $rc != 1 ] || [ $f = 0 ]; }; then
-	# A kernel report (122), a hang (124), a crash (125) or a failed step.
-	echo "FAIL: $name: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err" | cut -c1-600)"
-	echo "      (console: $logs/console.log)"
-	f=$((f + 1))
-fi
-echo "passed=$p failed=$f skipped=$s"
-[ $f = 0 ]
+[ -z "$(printf '%s\n' $steps | grep -vx suite)" ] || expect+=(--expect checks)
+# Status 1: guest.sh reported a failure (counted from its stream); any
+# other, a kernel report (122), a hang (124) or a crash (125): one more.
+why=()
+case $rc in
+0) ;;
+1) why=(--exit-status 1) ;;
+*) why=(--fail "the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err" | cut -c1-600) (console: $logs/console.log)") ;;
+esac
+python3 "$KP_ROOT/testing/lib/tap.py" --tap --require-top-plan \
+	"${expect[@]}" "${why[@]}" "$logs/output.log"

@@ -60,8 +60,8 @@ else
 			"$(grep -c 'Cleaning build area.*bad exit' "$tmp/log")" 0
 	else
 		t_fail "make dkms-install: dkms add, build and install kprofile $version for $rel"
-		tail -n 30 "$tmp/log" | sed 's/^/    | /'
-		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; 2>/dev/null | sed 's/^/    | /'
+		tail -n 30 "$tmp/log" | sed 's/^/# /'
+		find "$tmp/dkms" -name make.log -exec tail -n 30 {} \; 2>/dev/null | sed 's/^/# /'
 	fi
 	[ -f "$installed" ] && cp "$installed" "$tmp/kprofile.ko"
 	t_check "make dkms-remove" "${mk[@]}" dkms-remove

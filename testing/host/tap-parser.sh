@@ -6,16 +6,11 @@
 # that stops inside a subtest or misses results fails, kernel messages are
 # ignored.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-tap=$root/testing/lib/tap.py
-pass=0 fail=0
+. "$(dirname "$0")/lib.sh"
+tap=$KP_ROOT/testing/lib/tap.py
 
 check() { # NAME COND-RESULT
-	if [ "$2" = 0 ]; then
-		pass=$((pass + 1)); echo "pass: tap/$1"
-	else
-		fail=$((fail + 1)); echo "FAIL: tap/$1"
-	fi
+	if [ "$2" = 0 ]; then t_ok "tap/$1"; else t_fail "tap/$1"; fi
 }
 run() { python3 "$tap" --name t - 2>&1; }
 
@@ -44,5 +39,26 @@ printf '%s\n' "$out" | tail -n1 | grep -qE '^passed=2 failed=[1-9]'; check "its 
 out=$(printf '%s\n' '1..3' 'ok 1 - a' 'ok 2 - b' | run)
 <<<"$out" grep -q 'planned 3 tests, got 2'; check "a missing result fails" $?
 
-echo "passed=$pass failed=$fail skipped=0"
-[ $fail = 0 ]
+# --expect names a result at any depth by its path.
+out=$(printf '%s\n' '1..1' '    # Subtest: s' '    1..1' '    ok 1 - x' 'ok 1 - s' | run)
+! <<<"$out" grep -q '^FAIL'; check "a result that is there passes" $?
+out=$(printf '%s\n' '1..1' '    # Subtest: s' '    1..1' '    ok 1 - x' 'ok 1 - s' |
+	python3 "$tap" --name t --expect s/x --expect s/y - 2>&1)
+<<<"$out" grep -qx 'FAIL: t: no result for s/y' && ! <<<"$out" grep -q 'no result for s/x'
+check "--expect s/y fails when only s/x ran" $?
+
+# --tap: a runner's verdict as one flat TAP stream, with its own failures
+# (--fail) and exit status; counted again, it gives the same numbers.
+flat=$(printf '%s\n' '1..2' '    # Subtest: s' '    1..2' '    ok 1 - x' '    # why y' \
+	'    not ok 2 - y' 'not ok 1 - s' 'ok 2 - z # SKIP no pmu' |
+	python3 "$tap" --tap --fail "the guest hung" - 2>&1)
+[ "$(printf '%s\n' "$flat" | tail -n1)" = "1..4" ]; check "--tap ends with the plan of every result" $?
+<<<"$flat" grep -qx 'not ok 4 - the guest hung'; check "--fail adds the runner's failure" $?
+<<<"$flat" grep -A1 -x 'not ok 2 - s/y' | grep -qx '# why y'; check "a failure keeps its diagnostics" $?
+[ "$(printf '%s\n' "$flat" | run | tail -n1)" = "passed=1 failed=2 skipped=1" ]
+check "the flat stream counts as the nested one did" $?
+out=$(printf '%s\n' '1..1' 'ok 1 - a' | python3 "$tap" --exit-status 2 - 2>&1)
+[ "$(printf '%s\n' "$out" | tail -n1)" = "passed=1 failed=1 skipped=0" ]
+check "a non-zero exit status with every result passed is one failure" $?
+
+t_done

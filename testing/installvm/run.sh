@@ -16,9 +16,9 @@
 #           kprofile-record (no MANPATH), a user outside the group is
 #           refused, make uninstall undoes it all, and the module make
 #           dkms-install installed (testing/host/dkms.sh) loads.
-# Prints the second boot's TAP, its failures and "passed=N failed=M
-# skipped=K" last (the format of testing/check.sh's layers; make check
-# runs it as its installvm layer).  Costs: testing/notes/installvm.md.
+# Prints the second boot's results as one flat TAP stream (testing/lib/
+# tap.py --tap), with a failure more for a kernel report or a boot that
+# did not finish; make check runs it as its installvm layer.  Costs: testing/notes/installvm.md.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 sudo=()
@@ -85,51 +85,36 @@ UNIT
 "${sudo[@]}" mkfs.ext4 -q -F -L root -d "$img" "$work/disk.img" 1536M
 "${sudo[@]}" rm -rf "$img"
 
+# boot N: boot the disk with Debian's kernel and initrd (the rig's one
+# launcher, testing/vm/boot.sh: its machine, serial ports and timeout);
+# the stage's output (ttyS1) lands in $work/boot-N/output.log, the
+# kernel console in $work/boot-N/console.log.
 boot() {
-	local n=$1
-	# thread=single: see testing/vm/boot.sh (stale TCG translations).
-	: >"$work/ttyS1-$n.log"
-	timeout --foreground -k 10 "${KP_INSTALLVM_TIMEOUT:-900}" qemu-system-x86_64 \
-		-accel tcg,thread=single -m 1G -smp 2,sockets=2,cores=1 -cpu Skylake-Client-v4 \
-		-nographic -no-reboot -monitor none \
-		-serial "file:$work/console-$n.log" -serial "file:$work/ttyS1-$n.log" \
-		-drive "file=$work/disk.img,format=raw,if=virtio" \
-		-kernel "/boot/vmlinuz-$rel" -initrd "/boot/initrd.img-$rel" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1 no_timer_check systemd.show_status=0" \
-		</dev/null >"$work/qemu-$n.log" 2>&1
-	local rc=$?
-	sed -i 's/\r$//' "$work/ttyS1-$n.log"
-	return $rc
+	"$KP_ROOT/testing/vm/boot.sh" --kernel "/boot/vmlinuz-$rel" --initrd "/boot/initrd.img-$rel" \
+		--disk "$work/disk.img" --logs "$work/boot-$1" --cpu intel \
+		--timeout "${KP_INSTALLVM_TIMEOUT:-900}" --append "root=/dev/vda rw systemd.show_status=0"
 }
 
 start=$(date +%s)
-boot 1 || true
-if ! grep -q '^install-rc=0$' "$work/ttyS1-1.log"; then
-	sed 's/^/  | /' "$work/ttyS1-1.log" | tail -n 40
-	tail -n 20 "$work/console-1.log" | sed 's/^/  console | /'
-	echo "FAIL: installvm: boot 1 did not install (logs: $work)"
-	echo "passed=0 failed=1 skipped=0"
+boot 1 >"$work/boot-1.err" 2>&1 || true
+if ! grep -q '^install-rc=0$' "$work/boot-1/output.log"; then
+	{
+		tail -n 40 "$work/boot-1/output.log"
+		tail -n 20 "$work/boot-1/console.log" | sed 's/^/console | /'
+	} | sed 's/^/# /'
+	printf '1..1\nnot ok 1 - boot 1 did not install (logs: %s)\n' "$work"
 	exit 1
 fi
-boot 2 || true
-tap=$work/ttyS1-2.log
-sed 's/^/  tap | /' "$tap"
-# The results (FAIL lines with their diagnostics, as make check shows
-# them), one more failure for a kernel report on either console or a
-# boot 2 that did not finish, and the counts last.
-bad=0
+boot 2 >"$work/boot-2.err" 2>&1 || true
+tap=$work/boot-2/output.log
+# The results (TAP), one more failure for a kernel report on either
+# console or a boot 2 that did not finish.
+why=()
 for n in 1 2; do
-	if ! kp_scan_console "$work/console-$n.log" 2>"$work/scan-$n.txt"; then
-		echo "FAIL: installvm: kernel report on boot $n's console (logs: $work)"
-		sed 's/^/  | /' "$work/scan-$n.txt" | head -n 20
-		bad=$((bad + 1))
-	fi
+	kp_scan_console "$work/boot-$n/console.log" 2>"$work/scan-$n.txt" ||
+		why+=(--fail "kernel report on boot $n's console (logs: $work)
+$(head -n 20 "$work/scan-$n.txt")")
 done
-grep -q '^boot2-done failed=' "$tap" ||
-	{ echo "FAIL: installvm: boot 2 did not finish (logs: $work)"; bad=$((bad + 1)); }
-out=$(python3 "$KP_ROOT/testing/lib/tap.py" -q --require-top-plan --name installvm "$tap" || true)
-printf '%s\n' "$out" | grep -v '^passed=' || true
-printf '%s\n' "$out" | sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' |
-	{ read -r p f s; echo "passed=${p:-0} failed=$((${f:-1} + bad)) skipped=${s:-0}"; }
-echo "# installvm: $(($(date +%s) - start)) s for the two boots (logs: $work)" >&2
-[ "$bad" = 0 ] && grep -q '^boot2-done failed=0$' "$tap"
+grep -qx '# boot 2 done' "$tap" || why+=(--fail "boot 2 did not finish (logs: $work)")
+echo "# installvm: $(($(date +%s) - start)) s for the two boots (logs: $work)"
+python3 "$KP_ROOT/testing/lib/tap.py" --tap --require-top-plan "${why[@]}" "$tap"

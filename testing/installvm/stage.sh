@@ -142,6 +142,8 @@ else
 	check "the module make dkms-install installed loads (insmod)" insmod /kp/kprofile-dkms.ko
 	is "$(cat /sys/module/kprofile/version 2>&1)" "$(cat /kp/src/VERSION)" \
 		"and it is this VERSION"
-	echo "boot2-done failed=$failed"
+	echo "# boot 2 done"
 fi
+# The end, for testing/vm/boot.sh: the stage ran to here.
+echo "KP-EXIT: 0"
 systemctl poweroff

@@ -18,7 +18,7 @@
 #   - a kernel report on the console (BUG, WARNING, lockdep, KASAN, ...);
 #   - anything kmemleak reports after the modules are gone;
 #   - a hang (timeout) or a guest that stops without its status.
-# Prints tap.py's lines, the last one "passed=N failed=M skipped=K".
+# Prints the results as one flat TAP stream (testing/lib/tap.py --tap).
 # Logs: build/kunit-<variant>/ (build/kunit-<variant>-<VERSION>/ with --kernel).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -39,11 +39,10 @@ done
 name=kunit-$variant${version:+-$version}
 logs=$KP_BUILD/$name
 mkdir -p "$logs"
-fail() { echo "FAIL: $name: $*"; echo "passed=0 failed=1 skipped=0"; exit 1; }
+fail() { printf '1..1\nnot ok 1 - %s\n' "$name: $*"; exit 1; }
 
 if [ ! -f "$KP_ROOT/kunit/Kbuild" ]; then
-	echo "skip: kunit-$variant (no kunit/Kbuild yet)"
-	echo "passed=0 failed=0 skipped=1"
+	printf '1..1\nok 1 - %s # SKIP no kunit/Kbuild\n' "$name"
 	exit 0
 fi
 
@@ -66,35 +65,15 @@ rc=0
 	--timeout "$timeout" ${append[@]+"${append[@]}"} 2>"$logs/boot.err" || rc=$?
 
 # The suites the module registered: each must have reported.
-expect=()
+expect=() why=()
 for s in $(sed -n 's/^KP-SUITE: //p' "$logs/output.log"); do expect+=(--expect "$s"); done
-extra=0
-if [ ${#expect[@]} = 0 ]; then
-	echo "FAIL: $name: kprofile_test.ko registered no suites"
-	extra=$((extra + 1))
-fi
+[ ${#expect[@]} != 0 ] || why+=(--fail "kprofile_test.ko registered no suites")
 leaks=$(sed -n '/^KP-KMEMLEAK-BEGIN$/,/^KP-KMEMLEAK-END$/p' "$logs/output.log" | grep -v '^KP-KMEMLEAK' || true)
-if [ -n "$leaks" ]; then
-	echo "FAIL: $name: kmemleak reports leaks:"
-	printf '%s\n' "$leaks" | head -n 40 | sed 's/^/    /'
-	extra=$((extra + 1))
-fi
-if [ $rc != 0 ]; then
-	echo "FAIL: $name: the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err")"
-	echo "      (console: $logs/console.log)"
-	extra=$((extra + 1))
-fi
+[ -z "$leaks" ] || why+=(--fail "kmemleak reports leaks:
+$(printf '%s\n' "$leaks" | head -n 40)")
+[ $rc = 0 ] ||
+	why+=(--fail "the guest run failed (status $rc): $(tr '\n' ' ' <"$logs/boot.err") (console: $logs/console.log)")
 
 # KTAP: parameterised tests (depth 2) print no plan on 6.1.
-trc=0
-python3 "$KP_ROOT/testing/lib/tap.py" -q --name "$name" \
-	--plan-optional-depth 2 --ignore-top-plan "${expect[@]}" "$logs/console.log" >"$logs/tap.txt" || trc=$?
-if [ $extra = 0 ]; then
-	cat "$logs/tap.txt"
-	exit $trc
-fi
-# Fold our own failures into tap.py's summary line.
-grep -v '^passed=' "$logs/tap.txt" || true
-sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) skipped=\([0-9]*\)$/\1 \2 \3/p' "$logs/tap.txt" |
-	{ read -r p f s; echo "passed=$p failed=$((f + extra)) skipped=$s"; }
-exit 1
+python3 "$KP_ROOT/testing/lib/tap.py" --tap --plan-optional-depth 2 --ignore-top-plan \
+	"${expect[@]}" "${why[@]}" "$logs/console.log"

@@ -16,11 +16,19 @@ run can never pass unnoticed:
     test script that exited non-zero);
   - a subtest group that never got its closing result line (the stream
     stopped inside it: a crash or hang);
-  - with --expect NAME (repeatable), a top-level result named NAME that is
-    missing.
+  - with --expect NAME (repeatable), a result named NAME that is missing
+    (a top-level name, or a path of names joined by "/": suite/10-info);
+  - with --fail WHY (repeatable), the runner's own failure WHY (a guest
+    that hung, a kernel report on its console);
+  - with --exit-status RC, RC != 0 when nothing else failed.
 
-The last line printed is "passed=N failed=M skipped=K"; the exit status is
-1 when M > 0 or nothing ran at all.
+Output: by default a line per failure ("FAIL: path", with the
+diagnostics before and after it as "  | text"), per pass and skip unless
+-q, and last "passed=N failed=M skipped=K" (testing/check.sh reads it);
+with --tap, the same results as one flat TAP 14 stream instead: a
+runner wrapping an inner stream (KTAP from a console, a guest's TAP)
+prints that, so that every layer speaks TAP to check.sh.  The exit
+status is 1 when M > 0 or nothing ran at all.
 """
 import argparse
 import collections
@@ -51,9 +59,12 @@ class Group:
 
 
 class Tally:
-    def __init__(self, quiet):
+    def __init__(self, quiet, tap=False):
         self.passed = self.failed = self.skipped = 0
         self.quiet = quiet
+        # --tap: the results as (status, path, diagnostics), printed last.
+        self.tap = tap
+        self.results = []
         # The diagnostics printed since the last result: why it failed.
         self.diag = collections.deque(maxlen=DIAG_SHOWN)
         # How many diagnostics after a failed result are still shown (TAP
@@ -62,22 +73,49 @@ class Tally:
 
     def fail(self, what):
         self.failed += 1
-        print(f'FAIL: {what}')
+        if self.tap:
+            self.results.append(['not ok', what, []])
+        else:
+            print(f'FAIL: {what}')
+
+    def show_diag(self, text):
+        """A diagnostic line of the failure just reported."""
+        if self.tap:
+            self.results[-1][2].append(text)
+        else:
+            print(f'  | {text}')
 
     def leaf(self, path, ok, directive, why):
         if directive and directive.upper() == 'SKIP':
             self.skipped += 1
-            if not self.quiet:
+            if self.tap:
+                self.results.append(['ok', f'{path} # SKIP {why.strip()}', []])
+            elif not self.quiet:
                 print(f'skip: {path} ({why.strip()})')
         elif ok:
             self.passed += 1
-            if not self.quiet:
+            if self.tap:
+                self.results.append(['ok', path, []])
+            elif not self.quiet:
                 print(f'pass: {path}')
         else:
             self.fail(path)
             for text in self.diag:
-                print(f'  | {text}')
+                self.show_diag(text)
             self.after = DIAG_SHOWN
+
+    def print_tap(self):
+        print('TAP version 14')
+        for n, (status, what, diag) in enumerate(self.results, 1):
+            print(f'{status} {n} - {what}')
+            for text in diag:
+                print(f'# {text}')
+        print(f'1..{len(self.results)}')
+
+
+def named(args, what):
+    """WHAT, about the whole stream: prefixed with --name when given."""
+    return f'{args.name}: {what}' if args.name else what
 
 
 def parse(lines, args, tally):
@@ -108,7 +146,7 @@ def parse(lines, args, tally):
                 tally.diag.append(d['text'])
                 if tally.after:
                     tally.after -= 1
-                    print(f'  | {d["text"]}')
+                    tally.show_diag(d['text'])
             continue
         tally.after = 0
         depth = len(m['ind']) // 4
@@ -139,6 +177,7 @@ def parse(lines, args, tally):
         skip = (m['dir'] or '').upper() == 'SKIP'
         if depth == 0:
             top_names.add(name)
+        top_names.add('/'.join([g.name or '?' for g in stack[1:depth + 1]] + [name]))
         if not children:
             tally.leaf(path_of(name), ok, m['dir'], m['why'] or '')
             tally.diag.clear()
@@ -159,13 +198,13 @@ def parse(lines, args, tally):
     if args.ignore_top_plan:
         pass
     elif stack[0].plan is not None and stack[0].plan != stack[0].results:
-        tally.fail(f'{args.name}: planned {stack[0].plan} tests, '
-                   f'got {stack[0].results}')
+        tally.fail(named(args, f'planned {stack[0].plan} tests, '
+                               f'got {stack[0].results}'))
     elif stack[0].plan is None and args.require_top_plan:
-        tally.fail(f'{args.name}: no plan (did the tests run?)')
+        tally.fail(named(args, 'no plan (did the tests run?)'))
     for want in args.expect:
         if want not in top_names:
-            tally.fail(f'{args.name}: no result for {want}')
+            tally.fail(named(args, f'no result for {want}'))
 
 
 def main():
@@ -173,7 +212,16 @@ def main():
     ap.add_argument('file', nargs='?', default='-')
     ap.add_argument('--name', default='', help='prefix for test paths')
     ap.add_argument('--expect', action='append', default=[],
-                    help='a top-level result that must be present')
+                    help='a result that must be present: a top-level name '
+                         'or a path (suite/10-info)')
+    ap.add_argument('--fail', action='append', default=[],
+                    help="one more failure: the runner's own (WHY; its "
+                         "lines after the first are its diagnostics)")
+    ap.add_argument('--exit-status', type=int, default=0,
+                    help='the exit status of what printed the stream: '
+                         'non-zero with no failure counts as one')
+    ap.add_argument('--tap', action='store_true',
+                    help='print the results as one flat TAP stream')
     ap.add_argument('--require-top-plan', action='store_true')
     ap.add_argument('--ignore-top-plan', action='store_true',
                     help='top-level results need no plan (KUnit modules '
@@ -184,14 +232,24 @@ def main():
     ap.add_argument('-q', '--quiet', action='store_true',
                     help='print failures only')
     args = ap.parse_args()
-    tally = Tally(args.quiet)
+    tally = Tally(args.quiet, args.tap)
     f = sys.stdin if args.file == '-' else open(args.file, errors='replace')
     with f:
         parse(f, args, tally)
+    for why in args.fail:
+        first, *more = why.split('\n')
+        tally.fail(named(args, first))
+        for text in more:
+            tally.show_diag(text)
+    if args.exit_status and not tally.failed:
+        tally.fail(named(args, f'exited {args.exit_status}'))
     if tally.passed + tally.failed == 0:
-        tally.fail(f'{args.name}: no test results at all')
-    print(f'passed={tally.passed} failed={tally.failed} '
-          f'skipped={tally.skipped}')
+        tally.fail(named(args, 'no test results at all'))
+    if tally.tap:
+        tally.print_tap()
+    else:
+        print(f'passed={tally.passed} failed={tally.failed} '
+              f'skipped={tally.skipped}')
     return 1 if tally.failed else 0
 
 

@@ -22,10 +22,11 @@
 #        testing/matrix/kunit.sh layers [KERNEL...]
 # "layers" prints "LAYER KERNEL" for each pair this script covers, among
 # KERNEL... (default: $KP_KERNELS, else 5.10 6.1 6.12 6.12-rt 7.2).
-# The others print tap.py's lines, the last "passed=N failed=M skipped=K".
+# The others print TAP (testing/lib/tap.sh; testing/kunit/run.sh's).
 # Logs: build/matrix/.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+. "$KP_ROOT/testing/lib/tap.sh"
 
 all_kernels="5.10 6.1 6.12 6.12-rt 7.2"
 builds=" 5.10 6.12 7.2 "
@@ -34,55 +35,52 @@ kunits=" 5.10 6.1 6.12 7.2 "
 logs=$KP_BUILD/matrix
 mkdir -p "$logs"
 
-result() { echo "passed=$1 failed=$2 skipped=$3"; }
-
 layer_build() {
 	local k=$1 variant=plain kdir log
 	log=$logs/build-$k.log
 	[ "$k" = 5.10 ] && variant=prepare
 	if ! kdir=$("$KP_ROOT/testing/kunit-kernel.sh" $variant "$k" 2>"$logs/kernel-$k-$variant.log"); then
-		echo "FAIL: build-$k: no $k kernel tree (log: $logs/kernel-$k-$variant.log)"
-		tail -n 5 "$logs/kernel-$k-$variant.log" | sed 's/^/    /'
-		result 0 1 0
+		t_fail "build-$k: no $k kernel tree (log: $logs/kernel-$k-$variant.log)" \
+			"$(tail -n 5 "$logs/kernel-$k-$variant.log")"
+		t_done
 		return 1
 	fi
 	# A modules_prepare'd tree has no Module.symvers: modpost can only
 	# warn about the symbols it cannot resolve.
 	local extra=()
 	[ -f "$kdir/Module.symvers" ] || extra=(KBUILD_MODPOST_WARN=1)
-	local p=0 f=0 out counts
 	if KP_FLAVOR=werror "$KP_ROOT/testing/kbuild.sh" "$kdir" KCFLAGS=-Werror "${extra[@]}" >"$log" 2>&1; then
-		p=1
+		t_ok "build-$k: kprofile.ko builds with -Werror against $k"
 	else
-		echo "FAIL: build-$k: kprofile.ko does not build with -Werror against $k (log: $log)"
-		grep -E 'error:|warning:' "$log" | head -n 20 | sed 's/^/    /'
-		f=1
+		t_fail "build-$k: kprofile.ko does not build with -Werror against $k (log: $log)" \
+			"$(grep -E 'error:|warning:' "$log" | head -n 20)"
 	fi
 	# The oldest and the newest kernel: a planted use of an API the
-	# kernel lacks must fail this very build (matrix/plant.sh, seconds).
+	# kernel lacks must fail this very build (matrix/plant.sh, seconds):
+	# its results, counted here (tap.py --tap: one stream, one plan).
 	case $k in
 	5.10 | 7.2)
-		out=$("$KP_ROOT/testing/matrix/plant.sh" "$k" "$kdir" 2>&1) || true
-		printf '%s\n' "$out" | grep -v '^passed='
-		counts=$(printf '%s\n' "$out" | sed -n 's/^passed=\([0-9]*\) failed=\([0-9]*\) .*/\1 \2/p' | tail -n1)
-		if [ -n "$counts" ]; then
-			p=$((p + ${counts% *})) f=$((f + ${counts#* }))
-		else
-			echo "FAIL: build-$k: matrix/plant.sh gave no result"
-			f=$((f + 1))
-		fi
+		local rc=0
+		"$KP_ROOT/testing/matrix/plant.sh" "$k" "$kdir" >"$logs/plant-$k.tap" 2>&1 || rc=$?
+		while IFS= read -r l; do
+			case $l in
+			'ok '*) t_ok "${l#ok * - }" ;;
+			'not ok '*) t_fail "${l#not ok * - }" ;;
+			'#'*) echo "$l" ;;
+			esac
+		done < <(python3 "$KP_ROOT/testing/lib/tap.py" --tap --require-top-plan \
+			--exit-status "$rc" "$logs/plant-$k.tap")
 		;;
 	esac
-	result "$p" "$f" 0
-	[ "$f" = 0 ]
+	t_done
 }
 
 layer_kunit() {
 	local k=$1
 	case $k in
 	5.10)
-		echo "skip: kunit-5.10: KUnit in 5.10 predates the API the suites use (5.17: parameterised tests, kunit_skip(), KUNIT_EXPECT_NULL()); the module's build is tested"
-		result 0 0 1
+		t_skip "kunit-5.10" "KUnit in 5.10 predates the API the suites use (5.17: parameterised tests, kunit_skip(), KUNIT_EXPECT_NULL()); the module's build is tested"
+		t_done
 		return 0
 		;;
 	6.1) exec "$KP_ROOT/testing/kunit/run.sh" plain ;;

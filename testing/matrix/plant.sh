@@ -18,9 +18,10 @@
 #     declaration, the kernel's default, and -Werror).
 # One object, in a copy of the sources of its own (build/matrix/plant-K),
 # so the module's own build directory stays warm: a few seconds.
-# Prints ok:/FAIL: lines, then "passed=N failed=M skipped=0".
+# Prints TAP (testing/lib/tap.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+. "$KP_ROOT/testing/lib/tap.sh"
 
 k=${1:?usage: plant.sh 5.10|7.2 KDIR}
 kdir=${2:?usage: plant.sh 5.10|7.2 KDIR}
@@ -38,9 +39,8 @@ rm -rf "$out"
 mkdir -p "$out"
 for s in Kbuild VERSION kmod include; do cp -a "$KP_ROOT/$s" "$out/"; done
 
-pass=0 fail=0
-ok() { echo "ok: plant-$k: $*"; pass=$((pass + 1)); }
-bad() { echo "FAIL: plant-$k: $*"; fail=$((fail + 1)); }
+ok() { t_ok "plant-$k: $*"; }
+bad() { t_fail "plant-$k: $1" "${2:-}"; }
 
 # compile LOG [KCFLAGS...]: kmod/access.o against $kdir.
 compile() {
@@ -54,16 +54,15 @@ compile() {
 if compile "$logs/plant-$k-control.log"; then
 	ok "kmod/access.o compiles against $k without the plant"
 else
-	bad "kmod/access.o does not compile against $k even without the plant (log: $logs/plant-$k-control.log)"
-	grep -E 'error:' "$logs/plant-$k-control.log" | head -n 5 | sed 's/^/    /'
+	bad "kmod/access.o does not compile against $k even without the plant (log: $logs/plant-$k-control.log)" \
+		"$(grep -E 'error:' "$logs/plant-$k-control.log" | head -n 5)"
 fi
 if compile "$logs/plant-$k.log" -DKP_PLANT_MISSING_API="$plant"; then
 	bad "a planted use of $api compiled against $k: the build line would not catch it (log: $logs/plant-$k.log)"
 elif grep -qE "error:.*\b$api\b" "$logs/plant-$k.log"; then
 	ok "a planted use of $api fails the $k build: $(grep -m1 -oE "error:.*\b$api\b.*" "$logs/plant-$k.log" | cut -c1-120)"
 else
-	bad "the planted build failed, but not on $api (log: $logs/plant-$k.log)"
-	grep -E 'error:' "$logs/plant-$k.log" | head -n 5 | sed 's/^/    /'
+	bad "the planted build failed, but not on $api (log: $logs/plant-$k.log)" \
+		"$(grep -E 'error:' "$logs/plant-$k.log" | head -n 5)"
 fi
-echo "passed=$pass failed=$fail skipped=0"
-[ "$fail" = 0 ]
+t_done

@@ -7,9 +7,10 @@
 # to review).  One test per file: a file passes with no ERROR, WARNING
 # or CHECK.  checkpatch.pl comes from Debian's linux-source-6.1: from the
 # KUnit kernel cache when it is there, else unpacked into build/.
-# Last line: "passed=N failed=M skipped=0".
+# Prints TAP (testing/lib/tap.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+. "$KP_ROOT/testing/lib/tap.sh"
 
 cp=${KPROFILE_CHECKPATCH:-}
 if [ -z "$cp" ]; then
@@ -32,7 +33,6 @@ if [ -z "$cp" ]; then
 fi
 
 cd "$KP_ROOT"
-pass=0 fail=0
 if git rev-parse --git-dir >/dev/null 2>&1; then
 	files=$(git ls-files -co --exclude-standard -- 'kmod/*.[ch]' 'kunit/*.[ch]')
 else
@@ -45,12 +45,9 @@ for f in $files; do
 	[ "$f" = kmod/compat.h ] && ignore=(--ignore LINUX_VERSION_CODE)
 	if out=$(perl "$cp" --no-tree --strict --terse --show-types --no-summary \
 			"${ignore[@]}" -f "$f" 2>&1) && [ -z "$out" ]; then
-		pass=$((pass + 1))
+		t_ok "checkpatch $f"
 	else
-		fail=$((fail + 1))
-		echo "FAIL: checkpatch $f"
-		printf '%s\n' "$out" | sed 's/^/    /'
+		t_fail "checkpatch $f" "$out"
 	fi
 done
-echo "passed=$pass failed=$fail skipped=0"
-[ $fail = 0 ]
+t_done

@@ -6,28 +6,26 @@
 # so both are also checked against the plain KUnit kernel.  One test per
 # kernel: it passes when the build has no "warning:" or "error:" line
 # (from sparse or the compiler).
-# Last line: "passed=N failed=M skipped=0".
+# Prints TAP (testing/lib/tap.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
+. "$KP_ROOT/testing/lib/tap.sh"
 
 logs=$KP_BUILD/static
 mkdir -p "$logs"
-pass=0 fail=0
 one() {
 	local name=$1 kdir=$2 log=$logs/sparse-$1.log
 	shift 2
 	if ! "$KP_ROOT/testing/kbuild.sh" "$kdir" C=2 "$@" >"$log" 2>&1; then
-		fail=$((fail + 1))
-		echo "FAIL: sparse $name: the build failed (log: $log)"
-		grep -E 'error|warning' "$log" | head -n 20 | sed 's/^/    /'
+		t_fail "sparse $name: the build failed (log: $log)" \
+			"$(grep -E 'error|warning' "$log" | head -n 20)"
 		return
 	fi
 	if grep -qE 'warning:|error:' "$log"; then
-		fail=$((fail + 1))
-		echo "FAIL: sparse $name (log: $log)"
-		grep -E 'warning:|error:' "$log" | sed "s|$KP_BUILD/kmod-[^/]*/||; s/^/    /"
+		t_fail "sparse $name (log: $log)" \
+			"$(grep -E 'warning:|error:' "$log" | sed "s|$KP_BUILD/kmod-[^/]*/||")"
 	else
-		pass=$((pass + 1))
+		t_ok "sparse $name"
 	fi
 }
 
@@ -38,5 +36,4 @@ if [ -f "$KP_ROOT/kunit/Kbuild" ]; then
 		kp_die "no KUnit kernel (log: $logs/kunit-kernel.log)"
 	one kunit-plain "$kdir" CONFIG_KPROFILE_KUNIT_TEST=m
 fi
-echo "passed=$pass failed=$fail skipped=0"
-[ $fail = 0 ]
+t_done

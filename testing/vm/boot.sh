@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Boot a kernel and an initramfs from image.sh under QEMU TCG and collect
-# what the guest says.
+# Boot a kernel and an initramfs from image.sh (or a disk) under QEMU TCG
+# and collect what the guest says: the rig's one QEMU launcher.
 #
 # Usage: boot.sh --kernel BZIMAGE --initrd FILE --logs DIR
 #                [--cpu intel|amd] [--timeout SECONDS] [--share DIR]
+#                [--disk IMG]
 #                [--stream] [--append ARGS] [--smp N] [--qemu ARGS]
 #                [--pmu none|emulated] [--cpu-props PROPS]
 # Writes DIR/console.log (kernel console, ttyS0) and DIR/output.log (the
 # tests' or command's output, ttyS1, without the final status line).
 # --stream also copies output.log to stdout as it arrives.
+# --disk IMG adds a raw virtio disk (/dev/vda): the root of a real system
+# (testing/installvm: --append "root=/dev/vda rw", Debian's initrd).
 # --smp N boots N vCPUs (default 2, one socket each; 1 with --pmu
 # emulated, see below); --qemu ARGS adds QEMU
 # arguments (word-split), e.g. "-icount shift=0,sleep=off" with --smp 1
@@ -30,16 +33,18 @@
 # --pmu none (default) is the machine without a PMU, Debian's QEMU.
 # --cpu-props PROPS is appended to -cpu (e.g. "pmu-version=1" or
 # "+perfctr-core").
+# The guest ends by printing "KP-EXIT: STATUS" on ttyS1 and rebooting
+# (or powering off).
 # Exit status: the guest's (KP-EXIT), or
 #   124  the guest did not finish in time (hang), or
 #   125  the guest stopped without a status (panic, crash), or
 #   122  the console shows a kernel problem (BUG, WARNING, lockdep, KASAN,
-#        kmemleak, Oops; see KP_BAD_CONSOLE in testing/lib/common.sh).
+#        kmemleak, Oops; see KP_BAD_CONSOLE in testing/guest/console.sh).
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
 kernel= initrd= logs= cpu=intel timeout=600 share= stream=0 append= smp= qemu_extra=
-pmu=none cpu_props=""
+pmu=none cpu_props="" disk=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift ;;
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
 	--qemu) qemu_extra=$2; shift ;;
 	--pmu) pmu=$2; shift ;;
 	--cpu-props) cpu_props=$2; shift ;;
+	--disk) disk=$2; shift ;;
 	*) kp_die "unknown option $1" ;;
 	esac
 	shift
@@ -110,6 +116,10 @@ args=(-accel "$accel" ${machine[@]+"${machine[@]}"} -m 1G -smp "$smp,sockets=$sm
 	-append "console=ttyS0 panic=-1 loglevel=7 no_timer_check $append")
 # shellcheck disable=SC2206
 [ -n "$qemu_extra" ] && args+=($qemu_extra)
+if [ -n "$disk" ]; then
+	[ -f "$disk" ] || kp_die "--disk $disk is not a file"
+	args+=(-drive "file=$disk,format=raw,if=virtio")
+fi
 if [ -n "$share" ]; then
 	share=$(realpath "$share")
 	[ -d "$share" ] || kp_die "SHARE=$share is not a directory"
@@ -138,7 +148,7 @@ for attempt in 1 2; do
 	*) break ;;
 	esac
 	grep -q '^KP-EXIT: ' "$raw" 2>/dev/null && break
-	grep -q 'Run /init as init process' "$console" 2>/dev/null && break
+	grep -q 'Run .* as init process' "$console" 2>/dev/null && break
 	kp_scan_console "$console" >/dev/null 2>&1 || break
 	kp_log "the guest $what before running init (no kernel report; console: $console.reset): booting it again once"
 	mv "$console" "$console.reset"
