@@ -61,4 +61,13 @@ out=$(printf '%s\n' '1..1' 'ok 1 - a' | python3 "$tap" --exit-status 2 - 2>&1)
 [ "$(printf '%s\n' "$out" | tail -n1)" = "passed=1 failed=1 skipped=0" ]
 check "a non-zero exit status with every result passed is one failure" $?
 
+# A runner that skips everything (a hook without the tool) has results;
+# an empty stream has none.
+out=$(printf '%s\n' '1..1' 'ok 1 - a # SKIP no tool' | run)
+[ "$(printf '%s\n' "$out" | tail -n1)" = "passed=0 failed=0 skipped=1" ]
+check "a stream of skips only is no failure" $?
+out=$(printf '%s\n' '1..0' | run)
+[ "$(printf '%s\n' "$out" | tail -n1)" = "passed=0 failed=1 skipped=0" ]
+check "a stream with no result at all is one" $?
+
 t_done

@@ -28,7 +28,7 @@ diagnostics before and after it as "  | text"), per pass and skip unless
 with --tap, the same results as one flat TAP 14 stream instead: a
 runner wrapping an inner stream (KTAP from a console, a guest's TAP)
 prints that, so that every layer speaks TAP to check.sh.  The exit
-status is 1 when M > 0 or nothing ran at all.
+status is 1 when M > 0 or the stream holds no result at all (not even a skip).
 """
 import argparse
 import collections
@@ -243,7 +243,7 @@ def main():
             tally.show_diag(text)
     if args.exit_status and not tally.failed:
         tally.fail(named(args, f'exited {args.exit_status}'))
-    if tally.passed + tally.failed == 0:
+    if tally.passed + tally.failed + tally.skipped == 0:
         tally.fail(named(args, 'no test results at all'))
     if tally.tap:
         tally.print_tap()
