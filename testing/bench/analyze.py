@@ -378,6 +378,18 @@ def targets(res):
             if a[key] is not None and b[key]:
                 add("%s: %s" % (what, desc), a[key] / b[key], 1.0, "x",
                     ratio_met(a[key], b[key], 1.0), how)
+    # A process's own profiles whose ranges miss, as the loop starts
+    # (kpN: with the starts' deferred folds in it) and in the steady
+    # state (kpNw: after them).
+    k1 = find(m["kernel"], cfg="kp1")
+    for cfg in ("kp256", "kp1024", "kp256w", "kp1024w"):
+        k = find(m["kernel"], cfg=cfg)
+        if k1 and k and k1["ns_per_sample"] and k["ns_per_sample"] is not None:
+            add("kernel cost, %d profiles (%d own misses%s) / 1 profile"
+                % (k["n"], k["n"] - 1 - k["other"],
+                   ", steady state" if cfg.endswith("w") else ", loop right after the starts"),
+                k["ns_per_sample"] / k1["ns_per_sample"], 1.2, "x",
+                ratio_met(k["ns_per_sample"], k1["ns_per_sample"], 1.2), m["mode"])
     s = find(m["kernel"], cfg="kp256")
     if s:
         add("stop of 256 started profiles", s["stop_ms"], 100, "ms", s["stop_ms"] < 100,

@@ -36,6 +36,10 @@ def note(msg):
     print("KPB-NOTE " + msg, flush=True)
 
 
+# kpbench kp's wait between the last start and its loop (the "w" rows).
+KP_WAIT_MS = 300
+
+
 def settle():
     """Let the previous run's deferred work (RCU callbacks freeing its
     profiles' or ring buffer's pages, kworkers) finish before the next
@@ -257,6 +261,12 @@ def kernel_cost(rounds, iters, ns_list):
     for n in ns_list:
         cfgs.append(("kp%d" % n, ["kp", str(n), str(n // 2)], []))
     cfgs.append(("kp%do" % ns_list[-1], ["kp", str(ns_list[-1]), str(ns_list[-1] - 1)], []))
+    # The same after the starts' deferred work (a grace period, then a
+    # fold of each replaced snapshot): the steady state ("w", waited).
+    for n in ns_list[-2:]:
+        cfgs.append(("kp%dw" % n, ["kp", str(n), str(n // 2)], [str(KP_WAIT_MS)]))
+    cfgs.append(("kp%dow" % ns_list[-1], ["kp", str(ns_list[-1]), str(ns_list[-1] - 1)],
+                 [str(KP_WAIT_MS)]))
     cfgs += STREAM_CFGS
     for rnd in range(rounds):
         for name, args, tail in rotated(cfgs, rnd):

@@ -10,11 +10,18 @@
  *                               `perf record` sets it up; nobody reads it
  *                               during the loop, so it must hold them all:
  *                               ITER is a fraction of a second)
- *   kpbench kp N OTHER ITER     N started ProfileTime profiles at the
+ *   kpbench kp N OTHER ITER [WAIT_MS]
+ *                               N started ProfileTime profiles at the
  *                               maximum rate: one over the loop (hits),
  *                               OTHER of another process (pid 1), and
  *                               N-1-OTHER of this process over ranges the
- *                               loop never reaches (misses)
+ *                               loop never reaches (misses); WAIT_MS:
+ *                               sleep that long between the last start
+ *                               and the loop, so that the work the starts
+ *                               deferred past a grace period (folding
+ *                               each replaced index snapshot) is done
+ *                               before it: the loop then measures the
+ *                               steady state alone (wait_ms= in the line)
  *
  *   kpbench stream CHAIN ITER   a sample stream of this process
  *                               (KPROFILE_IOC_CREATE_STREAM: ProfileTime at
@@ -130,7 +137,7 @@ static int create(int dev, int pid, unsigned long base, unsigned long size)
 	return fd;
 }
 
-static int run_kp(int n, int other, unsigned long iters)
+static int run_kp(int n, int other, unsigned long iters, int wait_ms)
 {
 	struct kprofile_profile_stats st;
 	struct rlimit rl;
@@ -156,6 +163,8 @@ static int run_kp(int n, int other, unsigned long iters)
 	for (i = 0; i < n; i++)
 		if (ioctl(fds[i], KPROFILE_IOC_START))
 			kpt_die("KPROFILE_IOC_START");
+	if (wait_ms > 0)
+		usleep(wait_ms * 1000);
 	t1 = now_ns();
 	sink = kp_hot(iters, 1);
 	t2 = now_ns();
@@ -169,8 +178,8 @@ static int run_kp(int n, int other, unsigned long iters)
 		close(fds[i]);
 	t4 = now_ns();
 	printf("kpbench mode=kp n=%d other=%d interval=%u ns=%lld samples=%llu "
-	       "start_ns=%lld stop_ns=%lld\n", n, other, interval, t2 - t1,
-	       (unsigned long long)st.hits, t1 - t0, t4 - t3);
+	       "start_ns=%lld stop_ns=%lld wait_ms=%d\n", n, other, interval, t2 - t1,
+	       (unsigned long long)st.hits, t1 - t0 - wait_ms * 1000000LL, t4 - t3, wait_ms);
 	return 0;
 }
 
@@ -381,8 +390,9 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "perf"))
 		return run_perf(strtoul(argv[2], NULL, 0));
-	if (argc == 5 && !strcmp(argv[1], "kp"))
-		return run_kp(atoi(argv[2]), atoi(argv[3]), strtoul(argv[4], NULL, 0));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "kp"))
+		return run_kp(atoi(argv[2]), atoi(argv[3]), strtoul(argv[4], NULL, 0),
+			      argc == 6 ? atoi(argv[5]) : 0);
 	if ((argc == 4 || argc == 5) &&
 	    (!strcmp(argv[1], "stream") || !strcmp(argv[1], "kpstream")))
 		return run_stream(!strcmp(argv[1], "kpstream"), atoi(argv[2]),
