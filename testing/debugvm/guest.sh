@@ -59,19 +59,24 @@ tops=0
 echo "TAP version 14"
 echo "1..$tops"
 top=0 rc=0
+# top_result NAME FILE: subtest NAME's own result, passing when FILE
+# (written inside the subtest's pipeline, a subshell) holds 0.
+top_result() {
+	top=$((top + 1))
+	if [ "$(cat "$2" 2>/dev/null)" = 0 ]; then
+		echo "ok $top - $1"
+	else
+		echo "not ok $top - $1"
+		rc=1
+	fi
+}
 if has suite; then
 	echo "    # Subtest: suite"
 	{
 		sh /kp/guest/run-all.sh
 		echo $? >/tmp/debugvm-suite-rc
 	} 2>&1 | sed 's/^/    /'
-	top=$((top + 1))
-	if [ "$(cat /tmp/debugvm-suite-rc)" = 0 ]; then
-		echo "ok $top - suite"
-	else
-		echo "not ok $top - suite"
-		rc=1
-	fi
+	top_result suite /tmp/debugvm-suite-rc
 fi
 grep -q '^kprofile ' /proc/modules || insmod "$KP_MODULE"
 [ $planned = 0 ] || echo "    # Subtest: checks"
@@ -410,14 +415,6 @@ if has leak; then
 fi
 echo $failed >/tmp/debugvm-failed
 } 2>&1 | sed 's/^/    /'
-if [ $planned != 0 ]; then
-	top=$((top + 1))
-	if [ "$(cat /tmp/debugvm-failed 2>/dev/null)" = 0 ]; then
-		echo "ok $top - checks"
-	else
-		echo "not ok $top - checks"
-		rc=1
-	fi
-fi
+[ $planned = 0 ] || top_result checks /tmp/debugvm-failed
 # The suite's runner needs the module loaded at the end; so does the init.
 exit $rc
