@@ -23,9 +23,14 @@
 #       block device) is not pinned long-term: EFAULT at START;
 #   stat: at paranoid 2 a user's kprofile stat of its own command counts its
 #       context switches and task-clock (perf stat's software events); another
-#       user's pid is refused, and the refusal says why.
+#       user's pid is refused, and the refusal says why;
+#   own-rate: at paranoid 2 a user's record -F of its own command runs at its
+#       own ProfileTime rate (hits per loop iteration follow -F), the
+#       machine-wide interval does not move, another user's process is still
+#       refused, and root's concurrent 250 Hz recording of another command
+#       keeps its rate.
 . "$KP_GUEST/lib.sh"
-plan 48
+plan 54
 cd /tmp || exit 1
 
 try() { kv result "$(kp-profile "$@" 2>&1)"; }
@@ -245,6 +250,59 @@ if [ -b /dev/ram0 ]; then
 else
 	skip "file-pin: a MAP_SHARED buffer of a block device is EFAULT at START" \
 		"no block device here (the debug layer's kernel has /dev/ram0)"
+fi
+
+# --- own-rate: record -F of one's own command, unprivileged ------------------------
+# "[ kprofile record: N hits in ..." and spin's "iterations=N": hits per
+# 1000 loop iterations (CPU time, whatever the machine's speed).
+rate() { awk -v h="$(printf '%s\n' "$1" | sed -n 's/.*record: \([0-9]*\) hits.*/\1/p' | head -n1)" \
+	-v i="$(printf '%s\n' "$1" | sed -n 's/.*iterations=\([0-9]*\).*/\1/p' | head -n1)" \
+	'BEGIN { if (i > 0) printf "%.2f", 1000 * h / i; else print 0 }'; }
+if have_tool; then
+	paranoid 2
+	chmod 666 /dev/kprofile
+	machine=$(kprofile interval ProfileTime 2>&1)
+	hi_out=$(su -m -s /bin/sh nobody -c "kprofile record -F 4000 -o /tmp/own-hi.data -- spin 1" 2>&1)
+	hrc=$?
+	lo_out=$(su -m -s /bin/sh nobody -c "kprofile record -F 1000 -o /tmp/own-lo.data -- spin 1" 2>&1)
+	lrc=$?
+	hi=$(rate "$hi_out") lo=$(rate "$lo_out")
+	diag "$hi_out" "$lo_out"
+	is "$hrc $lrc $(printf '%s\n' "$hi_out" | grep -c 'for this recording only')" "0 0 1" \
+		"own-rate: uid 65534 records its own command at -F 4000 and -F 1000, saying the rate is its own"
+	check "own-rate: hits per 1000 iterations follow -F ($hi at 4 kHz, $lo at 1 kHz: ratio > 2)" \
+		cmp_ok "$hi" '>' "$(awk -v l="$lo" 'BEGIN { print 2 * l }')"
+	like "$(su -m -s /bin/sh nobody -c "kprofile report -i /tmp/own-hi.data -n 1" 2>&1)" \
+		"interval 0.250 ms" "own-rate: the recording's file holds its own interval (0.25 ms)"
+	refused=$(su -m -s /bin/sh nobody -c "kprofile record -F 4000 -p 1 --duration 1 -o /tmp/own-p1.data" 2>&1)
+	prc=$?
+	is "$prc $(printf '%s\n' "$refused" | grep -c ptrace)" "3 1" \
+		"own-rate: another user's process (init) is still refused, naming the ptrace rule"
+	# Root records another command at 250 Hz (machine-wide) while uid
+	# 65534 records its own at 4 kHz: root's keeps its rate.  Root's
+	# command says when it runs (its setup pins the kernel's buckets,
+	# seconds under emulation); uid 65534's recording starts then.
+	rm -f /tmp/own-root-started
+	kprofile record -F 250 -o /tmp/own-root.data -- \
+		sh -c 'touch /tmp/own-root-started; exec spin 6' >/tmp/own-root.out 2>&1 &
+	recorder=$!
+	i=0
+	while [ ! -e /tmp/own-root-started ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	both=$(su -m -s /bin/sh nobody -c "kprofile record -F 4000 -o /tmp/own-both.data -- spin 1" 2>&1)
+	wait "$recorder"
+	rrc=$?
+	root=$(rate "$(cat /tmp/own-root.out)")
+	diag "$both" "$(cat /tmp/own-root.out)"
+	check "own-rate: root's 250 Hz recording of another command keeps its rate (exit $rrc, $root per 1000 iterations, 1 kHz gave $lo: < half) beside uid 65534's 4 kHz ($(rate "$both"))" \
+		sh -c "[ $rrc = 0 ] && awk -v r='$root' -v l='$lo' 'BEGIN { exit !(r > 0 && r < l / 2) }'"
+	is "$(kprofile interval ProfileTime 2>&1)" "$machine" \
+		"own-rate: the machine-wide interval is unchanged afterwards"
+	chmod 600 /dev/kprofile
+	paranoid 1
+else
+	for t in "own rate" "ratio" "file" "another user's process" "root's rate" "machine-wide"; do
+		skip "own-rate: $t" "tool not built"
+	done
 fi
 
 # --- stat: kprofile stat of one's own processes, unprivileged --------------------

@@ -43,6 +43,7 @@ SampleRecorder::SampleRecorder(const Device &dev, SampleOptions opts, MapsBook b
 	req.sources = opts_.sources;
 	req.max_frames = opts_.max_frames;
 	req.ring_pages = opts_.ring_pages;
+	req.own_interval = opts_.own_time_interval;
 	if (opts_.stack_bytes) {
 		req.flags |= KPROFILE_STREAM_USER_STACK;
 		req.stack_bytes = opts_.stack_bytes;

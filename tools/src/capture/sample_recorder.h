@@ -37,6 +37,7 @@ struct SampleOptions {
 	std::uint32_t max_frames = 0;	// 0: the module's default
 	std::uint32_t stack_bytes = 0;	// --call-graph dwarf: user stack bytes
 	std::vector<std::uint8_t> cpus;	// -C: samples of other CPUs are dropped
+	std::uint32_t own_time_interval = 0;	// ProfileTime's own, 0: machine-wide
 	// -g: call stacks, and the samples and task records kept for the
 	// file; without it the records only go to the observer.
 	bool callchain = true;

@@ -83,6 +83,7 @@ void Session::add(RangeKind kind, std::uint64_t base, std::uint64_t size, std::u
 	if ((mode == KPROFILE_MODE_KERNEL && opts_.user) || (mode == KPROFILE_MODE_USER && kernel_ok_))
 		req.mode = KPROFILE_MODE_BOTH;
 	req.cpus = opts_.cpus;
+	req.own_interval = src.timer ? opts_.own_time_interval : 0;
 	req.what = profile_label(kind == RangeKind::CatchAll, base >= kKernelBase,
 				 object >= 0 ? objects_[object].path : std::string(), pid);
 

@@ -52,6 +52,9 @@ struct SessionOptions {
 	bool kernel_required = false;	// --kernel: refusal is an error
 	bool inherit = true;		// follow the target's children
 	std::vector<std::uint8_t> cpus;
+	// ProfileTime's interval of this recording's own (-F/-i without
+	// CAP_PERFMON; 100 ns units), 0: the machine-wide one.
+	std::uint32_t own_time_interval = 0;
 };
 
 class Session {

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cerrno>
@@ -13,6 +14,7 @@
 
 #include "errors.h"
 #include "memlock.h"
+#include "profile_device.h"
 
 namespace kprofile::record {
 
@@ -180,6 +182,10 @@ std::unique_ptr<Stream> Stream::create(const Device &dev, const StreamRequest &r
 					  {stream_advice(err, req)}));
 	}
 	auto s = std::make_unique<Stream>(std::move(fd).value(), req);
+	if (req.own_interval &&
+	    std::find(req.sources.begin(), req.sources.end(), KPROFILE_SOURCE_TIME) !=
+		    req.sources.end())
+		set_own_interval(s->fd_.get(), req.own_interval, "the sample stream");
 	const kprofile_stream_info si = s->info();
 	const long page = ::sysconf(_SC_PAGESIZE);
 	if (si.nr_rings == 0 || si.ring_pages == 0 || si.page_size != static_cast<std::uint32_t>(page))

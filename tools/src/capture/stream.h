@@ -84,6 +84,9 @@ struct StreamRequest {
 	std::uint32_t max_frames = 0;	// 0: the module's default
 	std::uint32_t ring_pages = 0;	// 0: the module's default
 	std::uint32_t stack_bytes = 0;	// with KPROFILE_STREAM_USER_STACK
+	// ProfileTime's own interval for this stream (100 ns units), 0: the
+	// machine-wide one.
+	std::uint32_t own_interval = 0;
 };
 
 // A stream: its fd (closed last), its mapping and a reader per ring.

@@ -308,10 +308,17 @@ void Run::start()
 			if (!got)
 				throw Failure(explain(Op::GetInterval, got.error().err, ectx));
 			auto set = dev_.set_interval(v, *want);
-			if (!set)	// "setting the interval of ProfileTime (0x00) failed"
+			if (!set && set.error().err == EPERM && d.timer) {
+				// No CAP_PERFMON: this recording's own rate,
+				// on its profiles and stream (as perf -F).
+				d.interval = own_time_interval(d, *want, got.value());
+				so.own_time_interval = d.interval;
+			} else if (!set) {	// "setting the interval of ProfileTime (0x00) failed"
 				throw Failure(explain(Op::SetInterval, set.error().err, ectx));
-			d.interval = set.value();
-			saved_intervals_.push_back({v, got.value()});
+			} else {
+				d.interval = set.value();
+				saved_intervals_.push_back({v, got.value()});
+			}
 			if (d.interval != *want)	// perf too says when it throttles -F
 				std::cerr << "kprofile: warning: "
 					  << clamp_note(args_.frequency ?
@@ -427,6 +434,20 @@ std::optional<std::uint32_t> parse_call_graph(const std::string &v, std::string 
 	return std::nullopt;
 }
 
+std::uint32_t Run::own_time_interval(const SourceDesc &d, std::uint32_t want,
+				       std::uint32_t machine) const
+{
+	auto si = dev_.query_source(d.value);
+	const std::uint32_t got = si.ok() ? std::clamp(want, si.value().min_interval,
+						       si.value().max_interval) : want;
+
+	std::cerr << fmt::format("kprofile: {} every {:g} ms ({:.0f} Hz) for this recording only: "
+				 "its own interval; the machine-wide one stays {:g} ms (setting it "
+				 "needs CAP_PERFMON)\n",
+				 d.name, got / 10000.0, 1e7 / got, machine / 10000.0);
+	return got;
+}
+
 SampleOptions Run::sample_options(const SessionOptions &so) const
 {
 	SampleOptions o;
@@ -437,6 +458,7 @@ SampleOptions Run::sample_options(const SessionOptions &so) const
 	o.user = so.user;
 	o.kernel = so.kernel;
 	o.kernel_required = so.kernel_required;
+	o.own_time_interval = so.own_time_interval;
 	for (const auto &s : so.sources)
 		o.sources.push_back(s.value);
 	o.ring_pages = args_.mmap_pages;

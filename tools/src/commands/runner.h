@@ -100,6 +100,11 @@ private:
 	void restore_intervals();
 	// The sample stream's options: the profiles' target and sources.
 	SampleOptions sample_options(const SessionOptions &so) const;
+	// -F/-i without CAP_PERFMON: ProfileTime's @want as the recording's
+	// own interval, clamped to the source's range (@machine: the
+	// machine-wide one, which stays), said on stderr.
+	std::uint32_t own_time_interval(const SourceDesc &d, std::uint32_t want,
+					std::uint32_t machine) const;
 
 	std::optional<int> command_exit_;
 	kprofile_info info_{};

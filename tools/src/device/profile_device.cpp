@@ -252,7 +252,27 @@ std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest 
 					  "cannot profile " + req.what,
 					  {advice}));
 	}
+	if (req.own_interval && req.source == KPROFILE_SOURCE_TIME)
+		set_own_interval(fd.value().get(), req.own_interval,
+				 req.what.empty() ? "a profile" : req.what);
 	return std::make_unique<Profile>(std::move(fd).value(), std::move(buffer));
+}
+
+void set_own_interval(int fd, std::uint32_t interval, const std::string &what)
+{
+	kprofile_interval iv{};
+
+	iv.source = KPROFILE_SOURCE_TIME;
+	iv.interval = interval;
+	const int err = ioctl_errno(fd, KPROFILE_IOC_SET_INTERVAL, &iv);
+	if (!err)
+		return;
+	throw Failure(errno_error(err, "cannot give " + what + " its own ProfileTime interval",
+				  {err == ENOTTY || err == EOPNOTSUPP ?
+				   "the loaded kprofile module has no per-recording interval: "
+				   "update it, record without -F/-i (at the machine-wide interval), "
+				   "or as root (CAP_PERFMON sets the machine-wide interval)" :
+				   "this is a bug if the module and the tool are the same version"}));
 }
 
 std::vector<std::uint8_t> parse_cpu_list(const std::string &text)

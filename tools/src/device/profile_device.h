@@ -60,6 +60,10 @@ struct ProfileRequest {
 	std::uint32_t source = 0;
 	std::uint32_t mode = KPROFILE_MODE_BOTH;
 	std::vector<std::uint8_t> cpus;	// bitmap, empty = all online
+	// ProfileTime: the profile's own interval (100 ns units; its fd's
+	// KPROFILE_IOC_SET_INTERVAL, no capability needed), 0: the
+	// machine-wide one.
+	std::uint32_t own_interval = 0;
 	// What the range is, for errors: "libc.so.6 of process 42"
 	// (profile_label()); empty: the addresses are named.
 	std::string what;
@@ -98,6 +102,11 @@ private:
 void check_schedule(const Device &dev, const std::vector<SourceDesc> &sources);
 // Create a profile; errors carry advice for the request's target.
 std::unique_ptr<Profile> create_profile(const Device &dev, const ProfileRequest &req);
+// Give a stopped ProfileTime profile's or stream's fd @fd its own
+// interval (KPROFILE_IOC_SET_INTERVAL on it); throws a Failure that says
+// what to do when the module refuses.  @what: "a profile", "the sample
+// stream".
+void set_own_interval(int fd, std::uint32_t interval, const std::string &what);
 
 // The error for counter sources @names that KPROFILE_IOC_SCHEDULE said do
 // not fit (@s as it returned): which fit together, which do not, and why.
