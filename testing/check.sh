@@ -296,7 +296,9 @@ ctest_counts() {
 		{ print "# " $0 }
 		/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / {
 			n++
-			if ($0 ~ /\*\*\*|Not Run/)
+			if ($0 ~ /\*\*\*Skipped|Not Run \(Disabled\)/)
+				print "ok " n " - ctest " $4 " # SKIP"
+			else if ($0 ~ /\*\*\*|Not Run/)
 				print "not ok " n " - ctest " $4
 			else
 				print "ok " n " - ctest " $4
