@@ -293,8 +293,12 @@ if have_tool; then
 	rrc=$?
 	root=$(rate "$(cat /tmp/own-root.out)")
 	diag "$both" "$(cat /tmp/own-root.out)"
-	check "own-rate: root's 250 Hz recording of another command keeps its rate (exit $rrc, $root per 1000 iterations, 1 kHz gave $lo: < half) beside uid 65534's 4 kHz ($(rate "$both"))" \
-		sh -c "[ $rrc = 0 ] && awk -v r='$root' -v l='$lo' 'BEGIN { exit !(r > 0 && r < l / 2) }'"
+	# Against uid 65534's recording of the same moment (16 times the
+	# rate): a loaded host's emulated timer makes rates measured at
+	# different times differ by half (4 kHz against 1 kHz above: 6.6x).
+	bothr=$(rate "$both")
+	check "own-rate: root's 250 Hz recording of another command keeps its rate (exit $rrc, $root per 1000 iterations: < 1/4 of uid 65534's concurrent 4 kHz, $bothr)" \
+		sh -c "[ $rrc = 0 ] && awk -v r='$root' -v b='$bothr' 'BEGIN { exit !(r > 0 && r < b / 4) }'"
 	is "$(kprofile interval ProfileTime 2>&1)" "$machine" \
 		"own-rate: the machine-wide interval is unchanged afterwards"
 	chmod 600 /dev/kprofile
