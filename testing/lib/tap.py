@@ -120,7 +120,7 @@ def named(args, what):
 
 def parse(lines, args, tally):
     stack = [Group(0, args.name, 0)]
-    top_names = set()
+    seen = set()
 
     def path_of(name, depth=None):
         upto = stack if depth is None else stack[:depth]
@@ -175,9 +175,8 @@ def parse(lines, args, tally):
         name = m['name'].strip() or f'#{m["num"]}'
         ok = m['ok'] == 'ok'
         skip = (m['dir'] or '').upper() == 'SKIP'
-        if depth == 0:
-            top_names.add(name)
-        top_names.add('/'.join([g.name or '?' for g in stack[1:depth + 1]] + [name]))
+        # Its path: at depth 0 the name itself (--expect NAME or PATH).
+        seen.add('/'.join([g.name or '?' for g in stack[1:depth + 1]] + [name]))
         if not children:
             tally.leaf(path_of(name), ok, m['dir'], m['why'] or '')
             tally.diag.clear()
@@ -203,7 +202,7 @@ def parse(lines, args, tally):
     elif stack[0].plan is None and args.require_top_plan:
         tally.fail(named(args, 'no plan (did the tests run?)'))
     for want in args.expect:
-        if want not in top_names:
+        if want not in seen:
             tally.fail(named(args, f'no result for {want}'))
 
 
